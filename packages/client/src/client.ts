@@ -1,0 +1,364 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { HttpError } from './errors/http-error.js';
+import { toFieldIssues } from './errors/issues.js';
+import { OrderCreationFailedError } from './errors/order-creation-failed-error.js';
+import { OrderWaitTimeoutError } from './errors/order-wait-timeout-error.js';
+import { RequestValidationError } from './errors/request-validation-error.js';
+import { ResponseValidationError } from './errors/response-validation-error.js';
+import { TransportError, type TransportFailure } from './errors/transport-error.js';
+import {
+  expandPath,
+  type HttpMethod,
+  type OperationDefinition,
+  type OperationName,
+  operations,
+  type RequestBody,
+  type ResponseBody,
+} from './operations.js';
+import { type OrdersClientOptions, optionsFromEnv, type ResolvedOptions, resolveOptions } from './options.js';
+import { redact, redactValue } from './redact.js';
+import { parseRetryAfter, retryDelay } from './retry.js';
+import { errorBodySchema } from './schemas/order.js';
+import { type ListQuery, listQuerySchema, type OrderRef, orderRefSchema } from './schemas/order-request.js';
+import {
+  type ApiVersion,
+  LIST_LIMIT_MAX,
+  SECRET_HEADER,
+  USER_ID_HEADER,
+  versionHeaderValue,
+} from './vendor.js';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** `false` sends the body as given, unchecked: for probing how the vendor refuses bad input. */
+  validate?: boolean;
+}
+
+export interface SendInput {
+  id?: OrderRef;
+  query?: ListQuery;
+  body?: unknown;
+}
+
+export interface WaitOptions {
+  /** Give up after this long; default 6 minutes (the vendor processes within 5). */
+  timeoutMs?: number;
+  /** First pause between polls, doubled up to `maxIntervalMs`. */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The vendor's 404 for an order whose creation failed says so; until then it only says "not found". */
+const CREATION_FAILED = /fail/i;
+
+const QUERY_KEYS = ['limit', 'offset', 'status'] as const;
+
+/**
+ * A client for one credential set and one API version. It validates what it sends and
+ * what it receives against the operations table, retries only idempotent requests, and
+ * never puts the secret in an error.
+ */
+export class OrdersClient<V extends ApiVersion = 'v2'> {
+  readonly apiVersion: V;
+  readonly baseUrl: string;
+  readonly #options: ResolvedOptions<V>;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #headers: Record<string, string>;
+  readonly #secrets: readonly string[];
+
+  constructor(options: OrdersClientOptions<V>) {
+    this.#options = resolveOptions(options);
+    this.apiVersion = this.#options.apiVersion;
+    this.baseUrl = `${this.#options.origin}${this.#options.basePath}`;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher =
+      options.dispatcher ??
+      new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.#options.timeoutMs } });
+    this.#secrets = [this.#options.secret];
+    const { versionHeader } = this.#options;
+    this.#headers = {
+      [USER_ID_HEADER]: this.#options.userId,
+      [SECRET_HEADER]: this.#options.secret,
+      ...(versionHeader
+        ? { [versionHeader.name]: versionHeaderValue(this.apiVersion, versionHeader.template) }
+        : {}),
+    };
+  }
+
+  /** A client whose base URL and credentials come from the environment, overridden by `options`. */
+  static fromEnv<V extends ApiVersion = 'v2'>(
+    options: Partial<OrdersClientOptions<V>> = {},
+    env?: Readonly<Record<string, string | undefined>>,
+  ): OrdersClient<V> {
+    return new OrdersClient<V>({ ...optionsFromEnv(env), ...options } as OrdersClientOptions<V>);
+  }
+
+  /** One page of orders: `limit` at most 50, `offset`, and one `status` to filter on. */
+  listOrders(query: ListQuery = {}, options?: CallOptions): Promise<ResponseBody<'listOrders', V>> {
+    return this.send('listOrders', { query }, options);
+  }
+
+  /** Every order, page by page, for as long as pages come back full. */
+  async *listAllOrders(
+    query: Omit<ListQuery, 'offset'> = {},
+    options?: CallOptions,
+  ): AsyncGenerator<ResponseBody<'listOrders', V>['orders'][number]> {
+    const limit = query.limit ?? LIST_LIMIT_MAX;
+    for (let offset = 0; ; offset += limit) {
+      const page = await this.listOrders({ ...query, limit, offset }, options);
+      yield* page.orders;
+      if (page.orders.length < limit || offset + limit >= page.count) return;
+    }
+  }
+
+  /** One order, by numeric id or uuid. */
+  getOrder(id: OrderRef, options?: CallOptions): Promise<ResponseBody<'getOrder', V>> {
+    return this.send('getOrder', { id }, options);
+  }
+
+  /** Creates an order; the vendor processes it later, so only its uuid comes back (see `waitForOrder`). */
+  createOrder(
+    body: RequestBody<'createOrder', V>,
+    options?: CallOptions,
+  ): Promise<ResponseBody<'createOrder', V>> {
+    return this.send('createOrder', { body }, options);
+  }
+
+  /** Updates an order with PUT, sending the whole payload or only what changes. */
+  updateOrder(
+    id: OrderRef,
+    body: RequestBody<'updateOrder', V>,
+    options?: CallOptions,
+  ): Promise<ResponseBody<'updateOrder', V>> {
+    return this.send('updateOrder', { id, body }, options);
+  }
+
+  /** Updates an order with POST on its path, which the vendor treats exactly as PUT. */
+  updateOrderWithPost(
+    id: OrderRef,
+    body: RequestBody<'updateOrderWithPost', V>,
+    options?: CallOptions,
+  ): Promise<ResponseBody<'updateOrderWithPost', V>> {
+    return this.send('updateOrderWithPost', { id, body }, options);
+  }
+
+  /** Cancels an order with DELETE and a reason. An order in production cannot be cancelled (500). */
+  cancelOrder(id: OrderRef, reason: string, options?: CallOptions): Promise<ResponseBody<'cancelOrder', V>> {
+    return this.send('cancelOrder', { id, body: { reason } }, options);
+  }
+
+  /**
+   * Polls `GET /orders/{uuid}` until the asynchronously created order is readable. Throws
+   * `OrderCreationFailedError` when the vendor says creation failed, and
+   * `OrderWaitTimeoutError` after `timeoutMs`.
+   */
+  async waitForOrder(uuid: string, options: WaitOptions = {}): Promise<ResponseBody<'getOrder', V>> {
+    const { timeoutMs = 360_000, intervalMs = 25, maxIntervalMs = 2_000, signal } = options;
+    const started = Date.now();
+    let pause = intervalMs;
+    let lastMessage: string | undefined;
+    for (;;) {
+      try {
+        return await this.getOrder(uuid, { signal });
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.status !== 404) throw error;
+        lastMessage = error.vendorMessage;
+        if (lastMessage && CREATION_FAILED.test(lastMessage))
+          throw new OrderCreationFailedError(uuid, lastMessage);
+      }
+      const waited = Date.now() - started;
+      if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage);
+      await sleep(pause, undefined, { signal });
+      pause = Math.min(maxIntervalMs, pause * 2);
+    }
+  }
+
+  /**
+   * Sends any operation of the table: validates the input for this client's version,
+   * retries when the operation is idempotent, and validates the answer.
+   */
+  async send<N extends OperationName>(
+    name: N,
+    input: SendInput = {},
+    options: CallOptions = {},
+  ): Promise<ResponseBody<N, V>> {
+    const operation: OperationDefinition = operations[name];
+    const validate = options.validate ?? this.#options.validateRequests;
+    const path = this.#pathFor(name, operation, input, validate);
+    let body: string | undefined;
+    if (operation.body) {
+      const schema = operation.body[this.apiVersion];
+      body = JSON.stringify(validate ? this.#check(name, schema, input.body) : input.body);
+    }
+    const parsed = await this.#exchange(operation, path, body, options.signal);
+    const result = operation.response[this.apiVersion].safeParse(parsed.json);
+    if (!result.success) {
+      throw new ResponseValidationError({
+        method: operation.method,
+        path,
+        status: parsed.status,
+        apiVersion: this.apiVersion,
+        issues: toFieldIssues(result.error.issues),
+      });
+    }
+    return result.data as ResponseBody<N, V>;
+  }
+
+  /** Closes the connections of the dispatcher the client created; a given dispatcher is left open. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  #pathFor(name: OperationName, operation: OperationDefinition, input: SendInput, validate: boolean): string {
+    let id = input.id;
+    if (operation.path === '/orders/{id}' && validate) id = this.#check(name, orderRefSchema, id, ['id']);
+    let path = `${this.#options.basePath}${expandPath(operation.path, id)}`;
+    if (operation.query && input.query) {
+      const query = validate ? this.#check(name, listQuerySchema, input.query, ['query']) : input.query;
+      const pairs = QUERY_KEYS.filter((key) => query[key] !== undefined).map(
+        (key) => `${key}=${encodeURIComponent(String(query[key]))}`,
+      );
+      if (pairs.length > 0) path += `?${pairs.join('&')}`;
+    }
+    return path;
+  }
+
+  #check<S extends z.ZodType>(
+    name: OperationName,
+    schema: S,
+    value: unknown,
+    prefix: string[] = [],
+  ): z.output<S> {
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    throw new RequestValidationError(name, this.apiVersion, toFieldIssues(result.error.issues, prefix));
+  }
+
+  async #exchange(
+    operation: OperationDefinition,
+    path: string,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ status: number; json: unknown }> {
+    const { retry } = this.#options;
+    for (let attempt = 1; ; attempt++) {
+      const retriesLeft = operation.idempotent && attempt <= retry.retries;
+      let response: { status: number; headers: Dispatcher.ResponseData['headers']; text: string };
+      try {
+        response = await this.#once(operation.method, path, body, signal);
+      } catch (error) {
+        const failure = transportFailure(error, signal);
+        if (failure !== 'aborted' && retriesLeft) {
+          await sleep(retryDelay(retry, attempt) ?? 0, undefined, { signal });
+          continue;
+        }
+        throw new TransportError(failure, operation.method, path, { cause: error });
+      }
+      if (response.status >= 200 && response.status < 300) {
+        return { status: response.status, json: this.#parseSuccess(operation.method, path, response) };
+      }
+      const error = this.#httpError(operation.method, path, response);
+      if (retriesLeft && retry.statuses.includes(response.status)) {
+        const delay = retryDelay(retry, attempt, error.retryAfterSeconds);
+        if (delay !== undefined) {
+          await sleep(delay, undefined, { signal });
+          continue;
+        }
+      }
+      throw error;
+    }
+  }
+
+  async #once(method: HttpMethod, path: string, body: string | undefined, signal: AbortSignal | undefined) {
+    const headers =
+      body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' };
+    const response = await this.#dispatcher.request({
+      origin: this.#options.origin,
+      path,
+      method,
+      headers,
+      body,
+      signal,
+      headersTimeout: this.#options.timeoutMs,
+      bodyTimeout: this.#options.timeoutMs,
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, headers: response.headers, text };
+  }
+
+  #parseSuccess(method: HttpMethod, path: string, response: { status: number; text: string }): unknown {
+    try {
+      return JSON.parse(response.text);
+    } catch {
+      throw new ResponseValidationError({
+        method,
+        path,
+        status: response.status,
+        apiVersion: this.apiVersion,
+        issues: [],
+        notJson: true,
+      });
+    }
+  }
+
+  #httpError(
+    method: HttpMethod,
+    path: string,
+    response: { status: number; headers: Dispatcher.ResponseData['headers']; text: string },
+  ): HttpError {
+    let body: unknown = redact(response.text, this.#secrets);
+    try {
+      body = redactValue(JSON.parse(response.text) as unknown, this.#secrets);
+    } catch {
+      // Not JSON: keep the (redacted) text.
+    }
+    const parsed = errorBodySchema.safeParse(body);
+    const message = parsed.success ? (parsed.data.message ?? parsed.data.error) : undefined;
+    return new HttpError({
+      status: response.status,
+      method,
+      path,
+      vendorMessage: message,
+      body,
+      retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
+    });
+  }
+}
+
+/** Creates a client; see `OrdersClientOptions`. */
+export function createOrdersClient<V extends ApiVersion = 'v2'>(
+  options: OrdersClientOptions<V>,
+): OrdersClient<V> {
+  return new OrdersClient(options);
+}
+
+const FAILURES_BY_CODE: Record<string, TransportFailure> = {
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ETIMEDOUT: 'timeout',
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'reset',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  UND_ERR_ABORTED: 'aborted',
+  ABORT_ERR: 'aborted',
+};
+
+function transportFailure(error: unknown, signal: AbortSignal | undefined): TransportFailure {
+  if (signal?.aborted) return 'aborted';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code in FAILURES_BY_CODE) return FAILURES_BY_CODE[code] as TransportFailure;
+  const causeCode = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  if (typeof causeCode === 'string' && causeCode in FAILURES_BY_CODE) {
+    return FAILURES_BY_CODE[causeCode] as TransportFailure;
+  }
+  return 'network';
+}

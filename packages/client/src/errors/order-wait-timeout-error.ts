@@ -1,0 +1,21 @@
+import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+
+/** An asynchronously created order did not become readable within the wait's bound. */
+export class OrderWaitTimeoutError extends PrintOrderError {
+  override readonly name = 'OrderWaitTimeoutError';
+  readonly uuid: string;
+  readonly waitedMs: number;
+  /** The vendor's last message for the order, e.g. that its creation failed. */
+  readonly lastMessage: string | undefined;
+
+  constructor(uuid: string, waitedMs: number, lastMessage: string | undefined) {
+    const last = lastMessage ? ` (last answer: ${lastMessage})` : '';
+    super(ERROR_CODES.orderWaitTimeout, `Order ${uuid} was not readable after ${waitedMs} ms${last}`);
+    this.uuid = uuid;
+    this.waitedMs = waitedMs;
+    this.lastMessage = lastMessage;
+  }
+}
+
+export const isOrderWaitTimeoutError = (error: unknown): error is OrderWaitTimeoutError =>
+  hasCode(error, ERROR_CODES.orderWaitTimeout);

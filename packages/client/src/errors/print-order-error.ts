@@ -1,0 +1,36 @@
+/** Stable codes, one per error class, so callers can branch without `instanceof`. */
+export const ERROR_CODES = {
+  http: 'ERR_PRINT_HTTP',
+  transport: 'ERR_PRINT_TRANSPORT',
+  requestValidation: 'ERR_PRINT_REQUEST_VALIDATION',
+  responseValidation: 'ERR_PRINT_RESPONSE_VALIDATION',
+  orderWaitTimeout: 'ERR_PRINT_ORDER_WAIT_TIMEOUT',
+  orderCreationFailed: 'ERR_PRINT_ORDER_CREATION_FAILED',
+  configuration: 'ERR_PRINT_CONFIGURATION',
+} as const;
+
+export type PrintOrderErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** Base of every error the client throws. None of them ever holds a credential. */
+export class PrintOrderError extends Error {
+  override readonly name: string = 'PrintOrderError';
+  readonly code: PrintOrderErrorCode;
+
+  constructor(code: PrintOrderErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True for any of the client's errors, also one thrown in another realm or copy of the package. */
+export function isPrintOrderError(error: unknown): error is PrintOrderError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    (Object.values(ERROR_CODES) as string[]).includes((error as { code: string }).code)
+  );
+}
+
+export const hasCode = <T>(error: unknown, code: PrintOrderErrorCode): error is T =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;

@@ -1,0 +1,26 @@
+export {
+  type CallOptions,
+  createOrdersClient,
+  OrdersClient,
+  type SendInput,
+  type WaitOptions,
+} from './client.js';
+export * from './errors/index.js';
+export {
+  expandPath,
+  type HttpMethod,
+  OPERATION_NAMES,
+  type OperationDefinition,
+  type OperationName,
+  type Operations,
+  operations,
+  pathPattern,
+  type RequestBody,
+  type ResponseBody,
+} from './operations.js';
+export { type OrdersClientOptions, optionsFromEnv, type VersionHeader } from './options.js';
+export { REDACTED, redact, redactValue } from './redact.js';
+export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+export * from './schemas/order.js';
+export * from './schemas/order-request.js';
+export * from './vendor.js';

@@ -1,0 +1,145 @@
+import type { z } from 'zod';
+import {
+  cancelResultSchema,
+  orderCreatedSchema,
+  orderDetailSchema,
+  orderListSchema,
+} from './schemas/order.js';
+import {
+  cancelOrderSchema,
+  createOrderV1Schema,
+  createOrderV2Schema,
+  listQuerySchema,
+  updateOrderV1Schema,
+  updateOrderV2Schema,
+} from './schemas/order-request.js';
+import { API_VERSIONS, type ApiVersion } from './vendor.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+type PerVersion<T> = Readonly<Record<ApiVersion, T>>;
+
+/** One operation of the orders interface, described once and read by every package. */
+export interface OperationDefinition {
+  readonly method: HttpMethod;
+  /** Relative to the base URL (which ends in `/api`); `{id}` is the numeric id or the uuid. */
+  readonly path: '/orders' | '/orders/{id}';
+  readonly summary: string;
+  readonly versions: readonly ApiVersion[];
+  /** Safe to send twice: only these are retried after a transport failure, 429 or 503. */
+  readonly idempotent: boolean;
+  readonly query?: z.ZodType;
+  readonly body?: PerVersion<z.ZodType>;
+  readonly response: PerVersion<z.ZodType>;
+  /** The vendor documents no success status, so the kit relies on the class (2xx) only. */
+  readonly success: '2xx';
+  /** Error statuses the vendor documents for this operation, and when. */
+  readonly documentedErrors: Readonly<Partial<Record<400 | 404 | 500, string>>>;
+}
+
+const both = <T>(value: T): PerVersion<T> => ({ v1: value, v2: value });
+
+/**
+ * The orders interface, as a table. The client sends from it, the sample API routes and
+ * validates from it, the consumer suite and the verifier name interactions from it.
+ */
+export const operations = {
+  listOrders: {
+    method: 'GET',
+    path: '/orders',
+    summary: "Returns one page of the caller's orders",
+    versions: API_VERSIONS,
+    idempotent: true,
+    query: listQuerySchema,
+    response: both(orderListSchema),
+    success: '2xx',
+    documentedErrors: {},
+  },
+  getOrder: {
+    method: 'GET',
+    path: '/orders/{id}',
+    summary: 'Returns one order, by numeric id or uuid',
+    versions: API_VERSIONS,
+    idempotent: true,
+    response: both(orderDetailSchema),
+    success: '2xx',
+    documentedErrors: { 404: 'unknown order, or its asynchronous creation failed' },
+  },
+  createOrder: {
+    method: 'POST',
+    path: '/orders',
+    summary: 'Creates an order asynchronously and answers its uuid',
+    versions: API_VERSIONS,
+    idempotent: false,
+    body: { v1: createOrderV1Schema, v2: createOrderV2Schema },
+    response: both(orderCreatedSchema),
+    success: '2xx',
+    documentedErrors: { 400: 'invalid order data' },
+  },
+  updateOrder: {
+    method: 'PUT',
+    path: '/orders/{id}',
+    summary: 'Updates an order with the whole payload or only the changed part',
+    versions: API_VERSIONS,
+    idempotent: false,
+    body: { v1: updateOrderV1Schema, v2: updateOrderV2Schema },
+    response: both(orderDetailSchema),
+    success: '2xx',
+    documentedErrors: { 400: 'invalid input, or a field that cannot change', 404: 'unknown order' },
+  },
+  updateOrderWithPost: {
+    method: 'POST',
+    path: '/orders/{id}',
+    summary: 'Same as PUT on the same path: updates an order',
+    versions: API_VERSIONS,
+    idempotent: false,
+    body: { v1: updateOrderV1Schema, v2: updateOrderV2Schema },
+    response: both(orderDetailSchema),
+    success: '2xx',
+    documentedErrors: { 400: 'invalid input, or a field that cannot change', 404: 'unknown order' },
+  },
+  cancelOrder: {
+    method: 'DELETE',
+    path: '/orders/{id}',
+    summary: 'Cancels an order, with a reason',
+    versions: API_VERSIONS,
+    idempotent: false,
+    body: both(cancelOrderSchema),
+    response: both(cancelResultSchema),
+    success: '2xx',
+    documentedErrors: { 404: 'unknown order', 500: 'the order is in production: "Cancel order failed"' },
+  },
+} as const satisfies Record<string, OperationDefinition>;
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
+
+type BodySchemaOf<N extends OperationName, V extends ApiVersion> = Operations[N] extends {
+  body: PerVersion<z.ZodType>;
+}
+  ? Operations[N]['body'][V]
+  : never;
+
+/** What a caller passes as the body of operation `N` in version `V`. */
+export type RequestBody<N extends OperationName, V extends ApiVersion> = z.input<BodySchemaOf<N, V>>;
+/** What operation `N` answers in version `V`, once validated. */
+export type ResponseBody<N extends OperationName, V extends ApiVersion> = z.output<
+  Operations[N]['response'][V]
+>;
+
+/** `/orders/{id}` with the id filled in and encoded. */
+export function expandPath(path: OperationDefinition['path'], id?: string | number): string {
+  if (path === '/orders') return path;
+  if (id === undefined) throw new TypeError(`Path ${path} needs an order id`);
+  return `/orders/${encodeURIComponent(String(id))}`;
+}
+
+/**
+ * A regular expression for a path template under `basePath`, with `{id}` as one path
+ * segment; used to route in the sample API and to pin injected paths in the contracts.
+ */
+export function pathPattern(path: OperationDefinition['path'], basePath = ''): RegExp {
+  const escaped = `${basePath}${path}`.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', '([^/]+)');
+  return new RegExp(`^${escaped}$`);
+}

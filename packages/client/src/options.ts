@@ -1,0 +1,115 @@
+import type { Dispatcher } from 'undici';
+import { ConfigurationError } from './errors/configuration-error.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
+import { API_VERSIONS, type ApiVersion, DEFAULT_BASE_URL, DEFAULT_VERSION_HEADER, ENV } from './vendor.js';
+
+export interface VersionHeader {
+  name: string;
+  /** `{version}` is replaced by `v1` or `v2`. */
+  template: string;
+}
+
+export interface OrdersClientOptions<V extends ApiVersion = ApiVersion> {
+  /** Ends in `/api`; default the vendor's. */
+  baseUrl?: string;
+  userId: string;
+  secret: string;
+  /** Default `v2`: v1 is deprecated. */
+  apiVersion?: V;
+  /** `false` sends no version header at all (the vendor then answers as v1). */
+  versionHeader?: VersionHeader | false;
+  /** Bound on waiting for the answer's headers, and then for each chunk of its body. Default 30 s. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** An undici dispatcher to send through (a pool, a proxy agent); by default the client owns a keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  /** Validate bodies and queries before sending (default true). */
+  validateRequests?: boolean;
+}
+
+export interface ResolvedOptions<V extends ApiVersion> {
+  origin: string;
+  basePath: string;
+  userId: string;
+  secret: string;
+  apiVersion: V;
+  versionHeader: VersionHeader | false;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  validateRequests: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Checks the options and fills in defaults; a bad option is a `ConfigurationError` naming it. */
+export function resolveOptions<V extends ApiVersion>(options: OrdersClientOptions<V>): ResolvedOptions<V> {
+  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigurationError(`baseUrl "${baseUrl}" is not a URL; give one like ${DEFAULT_BASE_URL}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError(`baseUrl must use http or https, got ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigurationError('baseUrl must not hold credentials; pass userId and secret instead');
+  }
+  if (url.search || url.hash) {
+    throw new ConfigurationError('baseUrl must not have a query or fragment');
+  }
+  for (const key of ['userId', 'secret'] as const) {
+    if (typeof options[key] !== 'string' || options[key].trim() === '') {
+      const variable = key === 'userId' ? ENV.userId : ENV.secret;
+      throw new ConfigurationError(`${key} is missing; pass it or set ${variable}`);
+    }
+  }
+  const apiVersion = (options.apiVersion ?? 'v2') as V;
+  if (!API_VERSIONS.includes(apiVersion)) {
+    throw new ConfigurationError(
+      `apiVersion must be one of ${API_VERSIONS.join(', ')}, got "${String(apiVersion)}"`,
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new ConfigurationError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+  }
+  const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  if (!Number.isInteger(retry.retries) || retry.retries < 0) {
+    throw new ConfigurationError(`retry.retries must be a whole number ≥ 0, got ${retry.retries}`);
+  }
+  const versionHeader = options.versionHeader ?? DEFAULT_VERSION_HEADER;
+  if (versionHeader && (!versionHeader.name || !versionHeader.template.includes('{version}'))) {
+    throw new ConfigurationError('versionHeader needs a name and a template containing {version}');
+  }
+  return {
+    origin: url.origin,
+    basePath: url.pathname.replace(/\/+$/, ''),
+    userId: options.userId,
+    secret: options.secret,
+    apiVersion,
+    versionHeader,
+    timeoutMs,
+    retry,
+    validateRequests: options.validateRequests ?? true,
+  };
+}
+
+/** Base URL and credentials from `PRINT_API_BASE_URL`, `PRINT_API_USER_ID` and `PRINT_API_SECRET`. */
+export function optionsFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Pick<OrdersClientOptions, 'baseUrl' | 'userId' | 'secret'> {
+  const pick = (name: string) => {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+  };
+  const baseUrl = pick(ENV.baseUrl);
+  const userId = pick(ENV.userId);
+  const secret = pick(ENV.secret);
+  return {
+    ...(baseUrl ? { baseUrl } : {}),
+    userId: userId ?? '',
+    secret: secret ?? '',
+  };
+}

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import {
+  type ApiVersion,
+  DELIVERY_METHODS,
+  LIST_LIMIT_MAX,
+  PO_NUMBER_MAX_LENGTH,
+  REFERENCE_MAX_LENGTH,
+  SHIPPING_COUNTRIES,
+} from '../vendor.js';
+import { orderStatusSchema, UUID_PATTERN } from './order.js';
+
+const required = z.string().min(1, 'is required');
+const notBlank = z.string().refine((value) => value.trim().length > 0, 'must not be blank');
+const unchangeable = (field: string) =>
+  z.never({ error: `${field} cannot be changed by an update; the vendor answers 400` }).optional();
+
+/** Country codes are matched case-insensitively: the vendor's examples send them lower-case. */
+export const countrySchema = z
+  .string()
+  .refine((value) => (SHIPPING_COUNTRIES as readonly string[]).includes(value.toUpperCase()), {
+    error: `must be a country the vendor ships to: ${SHIPPING_COUNTRIES.join(', ')}`,
+  });
+
+export const addressSchema = z.strictObject({
+  firstName: required,
+  lastName: required,
+  street: required,
+  housenumber: notBlank,
+  housenumberAddition: z.string().optional(),
+  zipcode: required,
+  city: required,
+  country: countrySchema,
+  company: z.string().optional(),
+  email: z.email().optional(),
+  extraAddress: z.string().optional(),
+  vatId: z.string().optional(),
+});
+
+export const externalIdSchema = z
+  .string()
+  .min(1)
+  .refine((value) => !value.includes('/'), 'must not contain "/"');
+
+/** Each line carries exactly one artwork file, a URL to a PDF. */
+export const filesSchema = z.array(z.strictObject({ url: z.url() })).length(1, 'must hold exactly one file');
+
+export const orderLineV1Schema = z.strictObject({
+  productCode: required,
+  files: filesSchema,
+  externalId: externalIdSchema.optional(),
+});
+
+export const attributeSchema = z.strictObject({ attribute: required, value: required });
+
+export const orderLineV2Schema = z.strictObject({
+  sku: z.string().regex(UUID_PATTERN, 'must be a category uuid'),
+  attributes: z.array(attributeSchema).min(1, 'must hold at least one attribute'),
+  files: filesSchema,
+  externalId: externalIdSchema.optional(),
+});
+
+/** A line ordered from a quote; the order then names the quote in `quoteId`. */
+export const quoteOrderLineSchema = z.strictObject({
+  quoteLineItemId: z.union([z.string().min(1), z.number().int()]),
+  files: filesSchema.optional(),
+  externalId: externalIdSchema.optional(),
+});
+
+const deliveryMethod = (version: ApiVersion) =>
+  z
+    .number()
+    .int()
+    .refine((id) => DELIVERY_METHODS[version].includes(id), {
+      error: `must be a ${version} delivery method id: ${DELIVERY_METHODS[version].join(', ')}`,
+    });
+
+const orderFields = (version: ApiVersion) => ({
+  invoiceAddress: addressSchema,
+  deliveryAddress: addressSchema,
+  deliveryMethod: deliveryMethod(version),
+  reference: z
+    .string()
+    .max(REFERENCE_MAX_LENGTH, `must be at most ${REFERENCE_MAX_LENGTH} characters`)
+    .optional(),
+  poNumber: z
+    .string()
+    .max(PO_NUMBER_MAX_LENGTH, `must be at most ${PO_NUMBER_MAX_LENGTH} characters`)
+    .optional(),
+  testOrder: z.boolean().optional(),
+});
+
+export const createOrderV1Schema = z.strictObject({
+  ...orderFields('v1'),
+  orderLines: z.array(orderLineV1Schema).min(1, 'must hold at least one line'),
+});
+
+export const createOrderV2Schema = z
+  .strictObject({
+    ...orderFields('v2'),
+    orderLines: z
+      .array(z.union([orderLineV2Schema, quoteOrderLineSchema]))
+      .min(1, 'must hold at least one line'),
+    quoteId: z.union([z.string().min(1), z.number().int()]).optional(),
+  })
+  .refine(
+    (order) => order.quoteId !== undefined || !order.orderLines.some((line) => 'quoteLineItemId' in line),
+    {
+      error: 'is required when a line has a quoteLineItemId',
+      path: ['quoteId'],
+    },
+  );
+
+const linePatch = <T extends z.ZodRawShape>(line: z.ZodObject<T>) =>
+  line.partial().extend({ externalId: unchangeable('orderLines[].externalId') });
+
+const atLeastOneField = (patch: object) => Object.values(patch).some((value) => value !== undefined);
+
+/** An update sends the whole create payload or only the part that changes. */
+export const updateOrderV1Schema = z
+  .strictObject({
+    ...orderFields('v1'),
+    invoiceAddress: unchangeable('invoiceAddress'),
+    deliveryMethod: unchangeable('deliveryMethod'),
+    deliveryAddress: addressSchema.optional(),
+    orderLines: z.array(linePatch(orderLineV1Schema)).min(1).optional(),
+  })
+  .refine(atLeastOneField, 'an update must change at least one field');
+
+export const updateOrderV2Schema = z
+  .strictObject({
+    ...orderFields('v2'),
+    invoiceAddress: unchangeable('invoiceAddress'),
+    deliveryMethod: unchangeable('deliveryMethod'),
+    deliveryAddress: addressSchema.optional(),
+    orderLines: z
+      .array(z.union([linePatch(orderLineV2Schema), linePatch(quoteOrderLineSchema)]))
+      .min(1)
+      .optional(),
+  })
+  .refine(atLeastOneField, 'an update must change at least one field');
+
+export const cancelOrderSchema = z.strictObject({ reason: notBlank });
+
+/** Query of `GET /orders`. */
+export const listQuerySchema = z.strictObject({
+  limit: z.number().int().min(1).max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`).optional(),
+  offset: z.number().int().nonnegative().optional(),
+  status: orderStatusSchema.optional(),
+});
+
+/** An order id as the path takes it: the numeric id or the uuid. */
+export const orderRefSchema = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .regex(/^[1-9]\d*$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
+      error: 'must be a numeric order id or an order uuid',
+    }),
+]);
+
+export type Address = z.input<typeof addressSchema>;
+export type OrderLineV1Input = z.input<typeof orderLineV1Schema>;
+export type OrderLineV2Input = z.input<typeof orderLineV2Schema>;
+export type QuoteOrderLineInput = z.input<typeof quoteOrderLineSchema>;
+export type CreateOrderV1 = z.input<typeof createOrderV1Schema>;
+export type CreateOrderV2 = z.input<typeof createOrderV2Schema>;
+export type UpdateOrderV1 = z.input<typeof updateOrderV1Schema>;
+export type UpdateOrderV2 = z.input<typeof updateOrderV2Schema>;
+export type CancelOrder = z.input<typeof cancelOrderSchema>;
+export type ListQuery = z.input<typeof listQuerySchema>;
+export type OrderRef = z.input<typeof orderRefSchema>;

@@ -1,0 +1,104 @@
+/**
+ * What the vendor's public documentation says where the interface document is silent
+ * (shared/VENDOR-FACTS.md). These are defaults: every one can be overridden, because the
+ * vendor changes its API and catching that is the kit's job.
+ */
+
+/** The API versions the kit knows. v1 is deprecated; new integrations use v2. */
+export const API_VERSIONS = ['v1', 'v2'] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
+export const DEFAULT_BASE_URL = 'https://api.printdeal.com/api';
+
+/** Names of the two credential headers sent with every request. */
+export const USER_ID_HEADER = 'User-ID';
+export const SECRET_HEADER = 'API-Secret';
+
+/** The version travels in this header; `{version}` is replaced by `v1` or `v2`. */
+export const DEFAULT_VERSION_HEADER = {
+  name: 'Accept',
+  template: 'application/vnd.printdeal-api.{version}',
+} as const;
+
+/** Without a version header the vendor answers as v1. */
+export const VERSION_WITHOUT_HEADER: ApiVersion = 'v1';
+
+export const ORDER_STATUSES = ['in-progress', 'completed', 'cancelled', 'unknown'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_LINE_STATUSES = [
+  'processing',
+  'in-progress',
+  'cancelled',
+  'waiting-for-artwork',
+  'artwork-rejected',
+  'in-production',
+  'shipped',
+] as const;
+export type OrderLineStatus = (typeof ORDER_LINE_STATUSES)[number];
+
+/** Countries the vendor ships to; the documentation's examples send them lower-case. */
+export const SHIPPING_COUNTRIES = [
+  'NL',
+  'BE',
+  'DE',
+  'FR',
+  'LU',
+  'DK',
+  'GB',
+  'IT',
+  'AT',
+  'ES',
+  'FI',
+  'SE',
+] as const;
+
+/** Delivery method ids per version: 1 is home or work; 6, 18 and 19 are v1-only pick-up points. */
+export const DELIVERY_METHODS: Readonly<Record<ApiVersion, readonly number[]>> = {
+  v1: [1, 6, 18, 19],
+  v2: [1],
+};
+
+export const LIST_LIMIT_MAX = 50;
+export const REFERENCE_MAX_LENGTH = 35;
+export const PO_NUMBER_MAX_LENGTH = 120;
+
+/** Message of the 500 the vendor answers when an order in production cannot be cancelled. */
+export const CANCEL_REFUSED_MESSAGE = 'Cancel order failed';
+
+/** Fields an update may not change; the vendor answers 400 when one is sent. */
+export const UNCHANGEABLE_ORDER_FIELDS = ['invoiceAddress', 'deliveryMethod'] as const;
+export const UNCHANGEABLE_LINE_FIELDS = ['externalId'] as const;
+
+/**
+ * Products the kit's examples order, and which the sample API sells. The vendor documents
+ * no product codes; a live run may need its own (see the verifier's options).
+ */
+export const EXAMPLE_PRODUCTS = {
+  v1ProductCode: 'flyers-a5-135g-gloss',
+  v2Sku: '1f2a3b4c-5d6e-4f70-8a91-b2c3d4e5f601',
+  v2Attributes: [
+    { attribute: 'size', value: 'A5' },
+    { attribute: 'paper', value: '135g gloss' },
+    { attribute: 'quantity', value: '250' },
+  ],
+  artworkUrl: 'https://files.example.com/artwork/flyer-a5.pdf',
+} as const;
+
+/** A product no vendor sells: an order for it is accepted, then fails asynchronous processing. */
+export const UNKNOWN_PRODUCT = {
+  v1ProductCode: 'no-such-product',
+  v2Sku: '00000000-0000-4000-8000-000000000000',
+} as const;
+
+/** Environment variables the kit reads credentials and the base URL from. */
+export const ENV = {
+  baseUrl: 'PRINT_API_BASE_URL',
+  userId: 'PRINT_API_USER_ID',
+  secret: 'PRINT_API_SECRET',
+} as const;
+
+/** The value of the version header for `version`. */
+export function versionHeaderValue(version: ApiVersion, template: string = DEFAULT_VERSION_HEADER.template) {
+  return template.replaceAll('{version}', version);
+}
