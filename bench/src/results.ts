@@ -1,0 +1,12 @@
+/** One row of the benchmark table: a figure, its reference measured in the same run, and the budget. */
+export interface BenchRow {
+  area: string;
+  what: string;
+  unit: string;
+  value: number;
+  reference?: { what: string; value: number };
+  ratio?: number;
+  budget: string;
+  met: boolean;
+  note?: string;
+}

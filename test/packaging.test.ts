@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = new URL('..', import.meta.url).pathname;
+const PACKAGES = ['client', 'sample-api', 'consumer-contracts', 'verifier'] as const;
+
+let scratch: string;
+
+describe('the published packages', () => {
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'print-contracts-pack-'));
+    const tarballs = join(scratch, 'tarballs');
+    await run('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], {
+      cwd: root,
+    });
+    const files = await readdir(tarballs);
+    const app = join(scratch, 'app');
+    await run('mkdir', ['-p', app]);
+    const dependencies = Object.fromEntries(
+      PACKAGES.map((name) => {
+        const file = files.find((f) => f.startsWith(`print-contracts-${name}-`));
+        if (!file) throw new Error(`pnpm pack wrote no tarball for ${name}: ${files.join(', ')}`);
+        return [`@print-contracts/${name}`, `file:${join(tarballs, file)}`];
+      }),
+    );
+    // The tarballs depend on each other by version; point those at the tarballs too.
+    await writeFile(
+      join(app, 'package.json'),
+      JSON.stringify({
+        name: 'scratch-app',
+        private: true,
+        type: 'module',
+        dependencies,
+        pnpm: { overrides: dependencies },
+      }),
+    );
+    await run(
+      'pnpm',
+      ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false'],
+      {
+        cwd: app,
+        env: { ...process.env, CI: 'true' },
+      },
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it.each(PACKAGES)('@print-contracts/%s installs from its tarball and its exports resolve', async (name) => {
+    const script = `const m = await import('@print-contracts/${name}'); console.log(JSON.stringify(Object.keys(m).sort()));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: join(scratch, 'app'),
+    });
+    const names = JSON.parse(stdout) as string[];
+    expect(names.length).toBeGreaterThan(0);
+  });
+
+  it('ships type declarations beside the code of every package', async () => {
+    for (const name of PACKAGES) {
+      const dir = join(scratch, 'app', 'node_modules', '@print-contracts', name, 'dist');
+      const files = await readdir(dir);
+      expect(files, name).toContain('index.d.ts');
+      expect(files, name).toContain('index.js');
+    }
+  });
+
+  it('the client works from its tarball without the workspace', async () => {
+    const script = [
+      "import { OrdersClient, isRequestValidationError } from '@print-contracts/client';",
+      "const client = new OrdersClient({ baseUrl: 'http://127.0.0.1:9/api', userId: 'u', secret: 's' });",
+      'try { await client.createOrder({}); } catch (e) { console.log(isRequestValidationError(e)); }',
+      'await client.close();',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: join(scratch, 'app'),
+    });
+    expect(stdout.trim()).toBe('true');
+  });
+});
