@@ -108,6 +108,12 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     options?: CallOptions,
   ): AsyncGenerator<ResponseBody<'listOrders', V>['orders'][number]> {
     const limit = query.limit ?? LIST_LIMIT_MAX;
+    // Even unvalidated, a page size below 1 would never advance the offset.
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RequestValidationError('listOrders', this.apiVersion, [
+        { path: 'query.limit', message: 'must be a whole number of at least 1' },
+      ]);
+    }
     for (let offset = 0; ; offset += limit) {
       const page = await this.listOrders({ ...query, limit, offset }, options);
       yield* page.orders;
@@ -172,7 +178,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       }
       const waited = Date.now() - started;
       if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage);
-      await sleep(pause, undefined, { signal });
+      await backoff(pause, signal, 'GET', `${this.#options.basePath}${expandPath('/orders/{id}', uuid)}`);
       pause = Math.min(maxIntervalMs, pause * 2);
     }
   }
@@ -253,10 +259,10 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       } catch (error) {
         const failure = transportFailure(error, signal);
         if (failure !== 'aborted' && retriesLeft) {
-          await sleep(retryDelay(retry, attempt) ?? 0, undefined, { signal });
+          await backoff(retryDelay(retry, attempt) ?? 0, signal, operation.method, path);
           continue;
         }
-        throw new TransportError(failure, operation.method, path, { cause: error });
+        throw new TransportError(failure, operation.method, path, { cause: safeCause(error, this.#secrets) });
       }
       if (response.status >= 200 && response.status < 300) {
         return { status: response.status, json: this.#parseSuccess(operation.method, path, response) };
@@ -265,7 +271,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       if (retriesLeft && retry.statuses.includes(response.status)) {
         const delay = retryDelay(retry, attempt, error.retryAfterSeconds);
         if (delay !== undefined) {
-          await sleep(delay, undefined, { signal });
+          await backoff(delay, signal, operation.method, path);
           continue;
         }
       }
@@ -351,6 +357,37 @@ const FAILURES_BY_CODE: Record<string, TransportFailure> = {
   UND_ERR_ABORTED: 'aborted',
   ABORT_ERR: 'aborted',
 };
+
+/** A caller's abort during a wait between attempts is a `TransportError`, as it is during a request. */
+async function backoff(ms: number, signal: AbortSignal | undefined, method: HttpMethod, path: string) {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (error) {
+    throw new TransportError('aborted', method, path, { cause: error });
+  }
+}
+
+/**
+ * undici's parser errors keep the bytes that failed to parse, which may echo a request header:
+ * such a cause is replaced by a copy with the secret redacted.
+ */
+function safeCause(error: unknown, secrets: readonly string[]): unknown {
+  if (!mentions(error, secrets)) return error;
+  const { name, message, code } = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown };
+  const copy = new Error(redact(String(message ?? ''), secrets));
+  copy.name = redact(String(name ?? 'Error'), secrets);
+  return Object.assign(copy, { code });
+}
+
+/** Whether a string, or a Buffer or own property (a few levels down), holds a secret. */
+function mentions(value: unknown, secrets: readonly string[], depth = 0): boolean {
+  if (typeof value === 'string') return secrets.some((secret) => secret !== '' && value.includes(secret));
+  if (Buffer.isBuffer(value)) return mentions(value.toString('latin1'), secrets, depth);
+  if (value === null || typeof value !== 'object' || depth > 3) return false;
+  return Object.getOwnPropertyNames(value).some((key) =>
+    mentions((value as Record<string, unknown>)[key], secrets, depth + 1),
+  );
+}
 
 function transportFailure(error: unknown, signal: AbortSignal | undefined): TransportFailure {
   if (signal?.aborted) return 'aborted';

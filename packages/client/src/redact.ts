@@ -12,9 +12,15 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** `redact` over any JSON-like value, returning a copy. */
+/**
+ * `redact` over any JSON-like value (strings and keys at any depth), returning a copy. It
+ * walks the value rather than its JSON text, where a secret holding `"` or `\` is escaped.
+ */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
   if (typeof value === 'string') return redact(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactValue(item, secrets)) as T;
   if (value === null || typeof value !== 'object') return value;
-  return JSON.parse(redact(JSON.stringify(value), secrets)) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [redact(key, secrets), redactValue(item, secrets)]),
+  ) as T;
 }

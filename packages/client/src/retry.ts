@@ -22,7 +22,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined || raw.trim() === '') return undefined;
   if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
-  const date = Date.parse(raw);
+  // Only an HTTP date (it starts with the day's name): Date.parse also reads "-5" or "1.5".
+  const date = /^[A-Za-z]{3}/.test(raw.trim()) ? Date.parse(raw) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
 }

@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_RETRY_POLICY,
+  HttpError,
+  type OrdersClient,
+  parseRetryAfter,
+  type RetryPolicy,
+  retryDelay,
+  TransportError,
+} from '../src/index.js';
+import { createBodies, ORDER_ID, orderDetail } from './support/fixtures.js';
+import {
+  dropConnection,
+  type Handler,
+  inSequence,
+  reply,
+  truncateBody,
+  useScriptedServer,
+} from './support/scripted-server.js';
+
+const api = useScriptedServer();
+
+const ok = reply(200, orderDetail);
+const unavailable = reply(503, { message: 'Service unavailable' });
+const tooMany = reply(429, { message: 'Too many requests' });
+
+describe('a GET is retried', () => {
+  it.each([
+    ['the connection is closed without an answer', dropConnection],
+    ['the body is cut short', truncateBody],
+    ['the answer is 429', tooMany],
+    ['the answer is 503', unavailable],
+  ])('getOrder tries again when %s', async (_what, failure) => {
+    api.server.handle(inSequence(failure, ok));
+    expect(await api.client().getOrder(ORDER_ID)).toEqual(orderDetail);
+    expect(api.server.requests).toHaveLength(2);
+    expect(new Set(api.server.requests.map((request) => `${request.method} ${request.path}`))).toEqual(
+      new Set([`GET /api/orders/${ORDER_ID}`]),
+    );
+  });
+
+  it('listOrders backs off through a 429 and a 503 and then succeeds', async () => {
+    api.server.handle(inSequence(tooMany, unavailable, reply(200, { count: 0, orders: [] })));
+    expect(await api.client().listOrders({ limit: 5 })).toEqual({ count: 0, orders: [] });
+    expect(api.server.requests.map((request) => request.path)).toEqual(
+      Array.from({ length: 3 }, () => '/api/orders?limit=5'),
+    );
+  });
+
+  it('getOrder gives up after the configured retries with the last HttpError', async () => {
+    api.server.handle(unavailable);
+    const error = await api
+      .client({ retry: { retries: 3 } })
+      .getOrder(ORDER_ID)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 503, vendorMessage: 'Service unavailable' });
+    expect(api.server.requests).toHaveLength(4);
+  });
+
+  it('getOrder gives up after the retries with a TransportError when the connection keeps dropping', async () => {
+    api.server.handle(dropConnection);
+    const error = await api
+      .client()
+      .getOrder(ORDER_ID)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ failure: 'reset' });
+    expect(api.server.requests).toHaveLength(1 + DEFAULT_RETRY_POLICY.retries);
+  });
+
+  it('getOrder does not retry when retries is 0', async () => {
+    api.server.handle(unavailable);
+    await expect(api.client({ retry: { retries: 0 } }).getOrder(ORDER_ID)).rejects.toBeInstanceOf(HttpError);
+    expect(api.server.requests).toHaveLength(1);
+  });
+
+  it.each([400, 404, 500, 502])('getOrder does not retry a %i by default', async (status) => {
+    api.server.handle(reply(status, { message: 'no' }));
+    await expect(api.client().getOrder(ORDER_ID)).rejects.toMatchObject({ status });
+    expect(api.server.requests).toHaveLength(1);
+  });
+
+  it('getOrder retries the statuses the policy names, and only those', async () => {
+    api.server.handle(inSequence(reply(502, {}), ok));
+    expect(await api.client({ retry: { statuses: [502] } }).getOrder(ORDER_ID)).toEqual(orderDetail);
+    expect(api.server.requests).toHaveLength(2);
+
+    api.server.reset();
+    api.server.handle(unavailable);
+    await expect(api.client({ retry: { statuses: [502] } }).getOrder(ORDER_ID)).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(api.server.requests).toHaveLength(1);
+  });
+});
+
+describe('Retry-After', () => {
+  /** Backoff so long that a retry inside the test's bound can only come from Retry-After. */
+  const slowBackoff: Partial<RetryPolicy> = { baseDelayMs: 60_000, maxDelayMs: 60_000 };
+
+  it.each([
+    ['"0" seconds', '0'],
+    ['"1" second', '1'],
+    ['an HTTP date already past', new Date(Date.now() - 60_000).toUTCString()],
+  ])('getOrder waits as Retry-After %s says instead of its own backoff', async (_what, retryAfter) => {
+    api.server.handle(inSequence(reply(503, {}, { 'retry-after': retryAfter }), ok));
+    // Were the 60 s backoff used, this signal would end the call with an aborted TransportError.
+    const order = await api
+      .client({ retry: slowBackoff })
+      .getOrder(ORDER_ID, { signal: AbortSignal.timeout(10_000) });
+    expect(order).toEqual(orderDetail);
+    expect(api.server.requests).toHaveLength(2);
+  });
+
+  it('getOrder honours Retry-After on a 429 too', async () => {
+    api.server.handle(inSequence(reply(429, {}, { 'retry-after': '0' }), ok));
+    await api.client({ retry: slowBackoff }).getOrder(ORDER_ID, { signal: AbortSignal.timeout(10_000) });
+    expect(api.server.requests).toHaveLength(2);
+  });
+
+  it('getOrder stops retrying when Retry-After asks for longer than maxDelayMs', async () => {
+    api.server.handle(reply(503, { message: 'maintenance' }, { 'retry-after': '120' }));
+    const error = await api
+      .client({ retry: { maxDelayMs: 5_000 } })
+      .getOrder(ORDER_ID)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 503, retryAfterSeconds: 120, vendorMessage: 'maintenance' });
+    expect(api.server.requests).toHaveLength(1);
+  });
+
+  it('getOrder ends with an aborted TransportError when the caller aborts during the wait', async () => {
+    api.server.handle(reply(503, {}, { 'retry-after': '60' }));
+    // The 503 comes back within milliseconds and the client then waits 60 s: the abort lands there.
+    const error = await api
+      .client({ retry: { maxDelayMs: 120_000 } })
+      .getOrder(ORDER_ID, { signal: AbortSignal.timeout(250) })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ failure: 'aborted', method: 'GET', path: `/api/orders/${ORDER_ID}` });
+    expect(api.server.requests).toHaveLength(1);
+  });
+});
+
+/** Every call that changes an order, with the request it must send exactly once. */
+const changes: {
+  call: string;
+  method: string;
+  path: string;
+  run: (client: OrdersClient) => Promise<unknown>;
+}[] = [
+  {
+    call: 'createOrder',
+    method: 'POST',
+    path: '/api/orders',
+    run: (client) => client.createOrder(createBodies.v2),
+  },
+  {
+    call: 'updateOrder',
+    method: 'PUT',
+    path: `/api/orders/${ORDER_ID}`,
+    run: (client) => client.updateOrder(ORDER_ID, { reference: 'x' }),
+  },
+  {
+    call: 'updateOrderWithPost',
+    method: 'POST',
+    path: `/api/orders/${ORDER_ID}`,
+    run: (client) => client.updateOrderWithPost(ORDER_ID, { reference: 'x' }),
+  },
+  {
+    call: 'cancelOrder',
+    method: 'DELETE',
+    path: `/api/orders/${ORDER_ID}`,
+    run: (client) => client.cancelOrder(ORDER_ID, 'duplicate'),
+  },
+];
+
+const failures: { what: string; handler: Handler; error: typeof HttpError | typeof TransportError }[] = [
+  { what: 'a 503', handler: unavailable, error: HttpError },
+  { what: 'a 429 with Retry-After 0', handler: reply(429, {}, { 'retry-after': '0' }), error: HttpError },
+  { what: 'a dropped connection', handler: dropConnection, error: TransportError },
+  { what: 'a cut-short body', handler: truncateBody, error: TransportError },
+];
+
+for (const { call, method, path, run } of changes) {
+  describe(`${call} is never retried`, () => {
+    for (const { what, handler, error } of failures) {
+      it(`${call} sends exactly one request after ${what}`, async () => {
+        api.server.handle(inSequence(handler, ok));
+        await expect(run(api.client({ retry: { retries: 5 } }))).rejects.toBeInstanceOf(error);
+        expect(api.server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+          `${method} ${path}`,
+        ]);
+      });
+    }
+  });
+}
+
+describe('after a timeout', () => {
+  it('a GET is tried again, while createOrder, updateOrder, updateOrderWithPost and cancelOrder are not', async () => {
+    // All at once: undici's timeouts tick about once a second, so one wait serves them all.
+    let gets = 0;
+    api.server.handle((request, response, raw) => {
+      if (request.method === 'GET' && ++gets > 1) ok(request, response, raw);
+    });
+    const client = api.client({ timeoutMs: 150, retry: { retries: 5 } });
+    const [order, ...errors] = await Promise.all([
+      client.getOrder(ORDER_ID),
+      ...changes.map(({ run }) => run(client).catch((caught: unknown) => caught)),
+    ]);
+    expect(order).toEqual(orderDetail);
+    for (const error of errors)
+      expect(error).toMatchObject({ code: 'ERR_PRINT_TRANSPORT', failure: 'timeout' });
+    expect(api.server.requests.map((request) => `${request.method} ${request.path}`).sort()).toEqual(
+      [
+        `GET /api/orders/${ORDER_ID}`,
+        `GET /api/orders/${ORDER_ID}`,
+        ...changes.map(({ method, path }) => `${method} ${path}`),
+      ].sort(),
+    );
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.UTC(2024, 2, 5, 10, 0, 0);
+
+  it.each([
+    ['delta seconds', '5', 5],
+    ['delta seconds with spaces', ' 7 ', 7],
+    ['zero', '0', 0],
+    ['an HTTP date 30 s ahead', new Date(now + 30_000).toUTCString(), 30],
+    ['an HTTP date in the past', new Date(now - 30_000).toUTCString(), 0],
+    ['the first of several values', ['3', '9'], 3],
+    ['a word', 'soon', undefined],
+    ['a negative number', '-5', undefined],
+    ['a fraction', '1.5', undefined],
+    ['an empty value', '', undefined],
+    ['no header', undefined, undefined],
+  ])('parseRetryAfter reads %s', (_what, value, seconds) => {
+    expect(parseRetryAfter(value, now)).toBe(seconds);
+  });
+});
+
+describe('retryDelay', () => {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 100, maxDelayMs: 1_000 };
+
+  it('retryDelay doubles the backoff each attempt, with jitter between half and all of it', () => {
+    for (let run = 0; run < 200; run++) {
+      for (const [attempt, full] of [
+        [1, 100],
+        [2, 200],
+        [3, 400],
+      ] as const) {
+        const delay = retryDelay(policy, attempt);
+        expect(delay).toBeGreaterThanOrEqual(full / 2);
+        expect(delay).toBeLessThanOrEqual(full);
+      }
+    }
+  });
+
+  it('retryDelay never exceeds maxDelayMs', () => {
+    for (let run = 0; run < 50; run++) expect(retryDelay(policy, 20)).toBeLessThanOrEqual(1_000);
+  });
+
+  it('retryDelay takes Retry-After as it is, up to maxDelayMs, and gives up above it', () => {
+    expect(retryDelay(policy, 1, 0)).toBe(0);
+    expect(retryDelay(policy, 1, 1)).toBe(1_000);
+    expect(retryDelay(policy, 1, 2)).toBeUndefined();
+  });
+});
