@@ -1,0 +1,34 @@
+import type { FieldIssue } from '@print-contracts/client';
+import { hasSampleApiCode, SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
+
+/**
+ * A request the simulator refuses. Handlers throw it; the server turns it into a JSON answer
+ * `{ message, errors? }` with `status` and `headers`. Never holds request secrets.
+ */
+export class ApiAnswerError extends SampleApiError {
+  override readonly name = 'ApiAnswerError';
+  readonly status: number;
+  readonly errors: readonly FieldIssue[] | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+
+  constructor(
+    status: number,
+    message: string,
+    details: { errors?: readonly FieldIssue[]; headers?: Readonly<Record<string, string>> } = {},
+  ) {
+    super(SAMPLE_API_ERROR_CODES.answer, message);
+    this.status = status;
+    this.errors = details.errors;
+    this.headers = details.headers;
+  }
+
+  /** The JSON body of the answer. */
+  toBody(): { message: string; errors?: readonly FieldIssue[] } {
+    return this.errors && this.errors.length > 0
+      ? { message: this.message, errors: this.errors }
+      : { message: this.message };
+  }
+}
+
+export const isApiAnswerError = (error: unknown): error is ApiAnswerError =>
+  hasSampleApiCode(error, SAMPLE_API_ERROR_CODES.answer);

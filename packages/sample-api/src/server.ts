@@ -1,0 +1,166 @@
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { OperationName } from '@print-contracts/client';
+import { createApiSurface } from './api-surface.js';
+import { Authenticator } from './auth.js';
+import { CONTROL_BASE_PATH, createControlSurface } from './control.js';
+import type { CredentialSet } from './credentials.js';
+import { ApiAnswerError } from './errors/api-answer-error.js';
+import { applyFault } from './faults/apply-fault.js';
+import { type FaultDecision, FaultInjector } from './faults/fault-injector.js';
+import { type FaultRule, parseFaultRules } from './faults/fault-rule.js';
+import { answerFor, errorAnswer, send } from './http/answer.js';
+import { splitTarget } from './http/request-target.js';
+import { resolveOptions, type SampleApiOptions } from './options.js';
+import { API_BASE_PATH, route } from './router.js';
+import { OrderStore } from './store/order-store.js';
+
+/** A running sample API. */
+export interface SampleApi {
+  /** Base URL ending in `/api`, e.g. `http://127.0.0.1:41234/api`: what the client takes as `baseUrl`. */
+  readonly url: string;
+  /** `http://127.0.0.1:41234`: where `/__control` lives when enabled. */
+  readonly origin: string;
+  /** The credential sets it accepts. */
+  readonly credentials: readonly CredentialSet[];
+  /** Replaces the fault rules (checked like the option; a bad rule throws and changes nothing). */
+  setFaults(rules: readonly FaultRule[]): void;
+  /** Stops listening, closes keep-alive and in-flight connections, clears pending timers. Idempotent. */
+  close(): Promise<void>;
+}
+
+const API_PREFIX = `${API_BASE_PATH}/`;
+const CONTROL_PREFIX = `${CONTROL_BASE_PATH}/`;
+
+/** How a listening address appears in a URL: wildcard addresses are reached over loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** A JSON answer written straight to the socket, for requests node:http could not parse. */
+function refuseUnparsable(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message =
+    status === 431
+      ? 'Request headers too large'
+      : status === 408
+        ? 'Request timed out before it was complete'
+        : `Malformed HTTP request (${error.code ?? 'unparsable'})`;
+  const body = JSON.stringify({ message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Starts the simulator of the vendor's orders API on `host:port` (default 127.0.0.1 and an
+ * ephemeral port) and resolves once it listens. Throws `SampleApiConfigurationError` for a
+ * bad option, and the listen error (e.g. `EADDRINUSE`) when the port is taken.
+ */
+export async function startSampleApi(options: SampleApiOptions = {}): Promise<SampleApi> {
+  const config = resolveOptions(options);
+  const store = new OrderStore(
+    config.credentials.map((set) => set.userId),
+    config.seedOrders,
+  );
+  const faults = new FaultInjector(config.faults);
+  const api = createApiSurface({
+    authenticator: new Authenticator(config.credentials),
+    store,
+    processingDelayMs: config.processingDelayMs,
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
+  const control = config.control
+    ? createControlSurface({ store, faults, bodyLimitBytes: config.bodyLimitBytes })
+    : undefined;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const inject = (
+    decision: FaultDecision,
+    operation: OperationName | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    proceed: () => void,
+  ) => {
+    const act = () => {
+      if (decision.effect === undefined) proceed();
+      else applyFault(decision.effect, operation, req, res);
+    };
+    if (decision.latencyMs <= 0) {
+      act();
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!res.destroyed) act();
+    }, decision.latencyMs);
+    timers.add(timer);
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const { path, query } = splitTarget(req.url);
+      if (path === API_BASE_PATH || path.startsWith(API_PREFIX)) {
+        const proceed = () => api(req, res, path, query);
+        if (!faults.active) return proceed();
+        const found = route(req.method ?? 'GET', path);
+        const operation = found.kind === 'operation' ? found.name : undefined;
+        const decision = faults.decide(operation);
+        return decision ? inject(decision, operation, req, res, proceed) : proceed();
+      }
+      if (control && (path === CONTROL_BASE_PATH || path.startsWith(CONTROL_PREFIX))) {
+        return control(req, res, path);
+      }
+      send(
+        res,
+        errorAnswer(
+          new ApiAnswerError(
+            404,
+            `No route ${req.method} ${path.slice(0, 200)}: the API lives under ${API_BASE_PATH}`,
+          ),
+        ),
+      );
+    } catch (error) {
+      send(res, answerFor(error));
+    }
+  };
+
+  const server = createServer(onRequest);
+  server.on('clientError', refuseUnparsable);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${urlHost(config.host)}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}${API_BASE_PATH}`,
+    origin,
+    credentials: config.credentials,
+    setFaults(rules) {
+      faults.set(parseFaultRules(rules));
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { CANCEL_REFUSED_MESSAGE, isHttpError } from '@print-contracts/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspect, setState } from './helpers/control.js';
+import { ADDRESS, orderFor, V2_LINE } from './helpers/orders.js';
+import { startTestApi, type TestApi } from './helpers/sample-api.js';
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => ({ status: 'succeeded' as const, message: undefined }),
+    (error: unknown) =>
+      isHttpError(error)
+        ? { status: error.status, message: error.vendorMessage }
+        : { status: error, message: undefined },
+  );
+
+describe('the sample API enforces the order lifecycle', () => {
+  let t: TestApi;
+  beforeAll(async () => {
+    t = await startTestApi({ processingDelayMs: 0, control: true });
+  });
+  afterAll(() => t.close());
+
+  const client = () => t.client('v2');
+  const newOrder = async (overrides: Record<string, unknown> = {}) => {
+    const { uuid } = await client().createOrder(orderFor('v2', overrides) as never);
+    return client().waitForOrder(uuid);
+  };
+
+  it.each(['in-production', 'shipped', 'completed'] as const)(
+    'refuses to cancel an order that is %s with 500 "Cancel order failed"',
+    async (state) => {
+      const order = await newOrder();
+      await setState(t, order.id, state);
+      expect(await failure(client().cancelOrder(order.id, 'Too late'))).toEqual({
+        status: 500,
+        message: CANCEL_REFUSED_MESSAGE,
+      });
+    },
+  );
+
+  it.each(['in-production', 'shipped', 'completed', 'cancelled'] as const)(
+    'refuses to update an order that is %s with 400',
+    async (state) => {
+      const order = await newOrder();
+      await setState(t, order.id, state);
+      const result = await failure(client().updateOrder(order.id, { reference: 'Late change' }));
+      expect(result.status).toBe(400);
+      expect(result.message).toContain('can no longer change');
+      expect((await client().getOrder(order.id)).reference).not.toBe('Late change');
+    },
+  );
+
+  it('answers success again when a cancelled order is cancelled twice', async () => {
+    const order = await newOrder();
+    expect(await client().cancelOrder(order.id, 'First')).toEqual({ success: true });
+    expect(await client().cancelOrder(order.id, 'Second')).toEqual({ success: true });
+    expect((await client().getOrder(order.id)).status).toBe('cancelled');
+  });
+
+  it('keeps testOrder on the order it creates', async () => {
+    const test = await newOrder({ testOrder: true });
+    const real = await newOrder();
+    expect((await inspect(t, test.id)).testOrder).toBe(true);
+    expect((await inspect(t, real.id)).testOrder).toBe(false);
+  });
+
+  it('changes the delivery address, lines by position and the totals in an update', async () => {
+    const order = await newOrder();
+    const updated = await client().updateOrder(order.id, {
+      deliveryAddress: { ...ADDRESS, city: 'Utrecht', zipcode: '3511 AL' },
+      orderLines: [{ attributes: [{ attribute: 'quantity', value: '500' }] }],
+    });
+    expect(updated.deliveryAddress).not.toBe(order.deliveryAddress);
+    expect(updated.lines[0]?.addressInfo).toContain('Utrecht');
+    expect(updated.lines[0]?.quantity).toBe(500);
+    expect(updated.total).toBeGreaterThan(order.total);
+  });
+
+  it('refuses an update of a line the order does not have with 400', async () => {
+    const order = await newOrder();
+    const result = await failure(
+      client().updateOrder(order.id, { orderLines: [{}, { files: [{ url: 'https://a.example/x.pdf' }] }] }),
+    );
+    expect(result.status).toBe(400);
+  });
+
+  it('refuses an update to a product the vendor does not sell with 400 and changes nothing', async () => {
+    const order = await newOrder();
+    const result = await failure(
+      client().updateOrder(order.id, {
+        reference: 'Should not stick',
+        orderLines: [{ sku: '00000000-0000-4000-8000-000000000000' }],
+      }),
+    );
+    expect(result.status).toBe(400);
+    expect((await client().getOrder(order.id)).reference).toBe(order.reference);
+  });
+
+  it('moves a line waiting for artwork back to processing when new files arrive', async () => {
+    const seed = await client().getOrder(1_000_008);
+    expect(seed.lines.map((line) => line.status)).toEqual(['artwork-rejected', 'waiting-for-artwork']);
+    const updated = await client().updateOrder(1_000_008, {
+      orderLines: [{ files: [{ url: 'https://files.example.com/fixed.pdf' }] }],
+    });
+    expect(updated.lines.map((line) => line.status)).toEqual(['processing', 'waiting-for-artwork']);
+  });
+
+  it('accepts a v2 update that switches a line to another product', async () => {
+    const order = await newOrder();
+    const updated = await client().updateOrderWithPost(order.id, {
+      orderLines: [
+        {
+          ...V2_LINE,
+          sku: '2a3b4c5d-6e7f-4a81-9b02-c3d4e5f60712',
+          attributes: [{ attribute: 'quantity', value: '250' }],
+        },
+      ],
+    });
+    expect(updated.lines[0]?.productCode).toBe('business-cards-85x55-350g-matt');
+  });
+});
