@@ -1,4 +1,10 @@
-import { type ApiVersion, type CreateOrderV2, EXAMPLE_PRODUCTS, OrdersClient } from '@print-contracts/client';
+import {
+  type ApiVersion,
+  type CreateOrderV2,
+  exampleOrder,
+  exampleOrderLine,
+  OrdersClient,
+} from '@print-contracts/client';
 
 export interface SoakOptions {
   /** Base URL of the target (the sample API), ending in /api. */
@@ -21,31 +27,12 @@ export interface SoakResult {
   seconds: number;
 }
 
-const address = {
-  firstName: 'Sanne',
-  lastName: 'de Vries',
-  street: 'Keizersgracht',
-  housenumber: '123',
-  zipcode: '1015 CJ',
-  city: 'Amsterdam',
-  country: 'nl',
-};
-
-const order = (i: number): CreateOrderV2 => ({
-  orderLines: [
-    {
-      sku: EXAMPLE_PRODUCTS.v2Sku,
-      attributes: [...EXAMPLE_PRODUCTS.v2Attributes],
-      files: [{ url: EXAMPLE_PRODUCTS.artworkUrl }],
-      externalId: `soak-${i}`,
-    },
-  ],
-  invoiceAddress: address,
-  deliveryAddress: address,
-  deliveryMethod: 1,
-  reference: `soak ${i}`,
-  testOrder: true,
-});
+const order = (i: number) =>
+  exampleOrder('v2', {
+    orderLines: [{ ...exampleOrderLine('v2'), externalId: `soak-${i}` }] as CreateOrderV2['orderLines'],
+    reference: `soak ${i}`,
+    testOrder: true,
+  });
 
 /**
  * Many clients create, read, update and cancel orders for a fixed number of orders (bounded

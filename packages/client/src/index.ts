@@ -6,6 +6,7 @@ export {
   type WaitOptions,
 } from './client.js';
 export * from './errors/index.js';
+export { EXAMPLE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
   expandPath,
   type HttpMethod,
