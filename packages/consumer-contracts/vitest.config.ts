@@ -1,3 +1,41 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
 import { sharedTestConfig } from '../../vitest.shared.js';
+import './test/support/provided-context.js';
 
-export default sharedTestConfig;
+/**
+ * Each run writes its pacts into a fresh directory, so no interaction of an earlier run
+ * lingers. Vitest evaluates this file once per project, so the first evaluation picks the
+ * directory and leaves it in the environment for the others.
+ */
+const PACT_DIR_VARIABLE = 'PRINT_CONTRACTS_PACT_DIR';
+process.env[PACT_DIR_VARIABLE] ??= mkdtempSync(join(tmpdir(), 'print-contracts-pacts-'));
+const pactDir = process.env[PACT_DIR_VARIABLE];
+
+/**
+ * Two groups, in order: the interactions (one file per operation) write the pacts; then the
+ * contract checks compare them with the committed `contracts/` (or write them there with
+ * `--update`) and look for credentials.
+ */
+export default defineConfig({
+  ...sharedTestConfig,
+  test: {
+    ...sharedTestConfig.test,
+    // Each project names its own files; the shared pattern would be merged into both.
+    include: [],
+    provide: { pactDir, updateContracts: false },
+    globalSetup: ['./test/support/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'interactions', include: ['test/*.test.ts'], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: 'contracts', include: ['test/contracts/**/*.test.ts'], sequence: { groupOrder: 1 } },
+      },
+    ],
+  },
+});

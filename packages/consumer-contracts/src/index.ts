@@ -1,3 +1,64 @@
+export { type ContractChange, diffContracts, formatChanges } from './contract-changes.js';
+export { ContractPact } from './contract-pact.js';
+export {
+  CONTRACTS_DIR,
+  CONTRACTS_README,
+  generateContracts,
+  readContracts,
+  writeContracts,
+} from './contracts-output.js';
+export { renderContractsReadme } from './contracts-readme.js';
+export {
+  type CredentialFinding,
+  type KnownSecret,
+  scanForCredentials,
+  secretsFromEnv,
+  tokenReason,
+} from './credential-scan.js';
+export { type RunningProxy, startCredentialStrippingProxy } from './credential-stripping-proxy.js';
+export * from './errors/index.js';
+export { DELIVERY_ADDRESS, INVOICE_ADDRESS, NEW_DELIVERY_ADDRESS } from './fixtures/addresses.js';
+export * from './fixtures/examples.js';
+export { EXAMPLE_QUOTE_ID, ORDER_LINE_V1, ORDER_LINE_V2, QUOTE_ORDER_LINE } from './fixtures/order-lines.js';
+export {
+  CANCEL_REASON,
+  HOME_DELIVERY,
+  INVALID_ORDERS,
+  INVOICE_ADDRESS_CHANGE,
+  NEW_ORDERS,
+  ORDER_UPDATES,
+  QUOTE_ORDER,
+  TEST_ORDERS,
+  V1_ONLY_DELIVERY,
+} from './fixtures/orders.js';
+export {
+  clientErrorStatus,
+  documentedStatus,
+  matching,
+  NULL_RULE,
+  oneOf,
+  oneOfPattern,
+  orNull,
+  PRESENT_PATTERN,
+  patternSource,
+  present,
+  type RawMatcher,
+  type RawRule,
+  successStatus,
+} from './matchers.js';
+export {
+  asPact,
+  canonicalJson,
+  collectPacts,
+  normalisePact,
+  type PactFile,
+  type PactInteraction,
+  type PactProviderState,
+  type PactRuleList,
+  readPact,
+  serialisePact,
+  sortKeys,
+} from './pact-files.js';
 export { CONSUMER_NAME, pactFileName, providerName } from './participants.js';
 export { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from './placeholders.js';
 export {
@@ -7,3 +68,11 @@ export {
   type ProviderStateKey,
   type ProviderStateName,
 } from './provider-states.js';
+export { type ClientSetup, type CredentialsSent, requestHeaders } from './request-headers.js';
+export {
+  API_BASE_PATH,
+  type InjectedKey,
+  type InjectedPath,
+  injectedOrderPath,
+  orderPath,
+} from './request-paths.js';

@@ -1,0 +1,120 @@
+import { asPact, canonicalJson, type PactInteraction } from './pact-files.js';
+
+/** One difference between the committed contracts and the ones the suite generated. */
+export interface ContractChange {
+  /** File name inside `contracts/`. */
+  file: string;
+  kind:
+    | 'file-added'
+    | 'file-removed'
+    | 'interaction-added'
+    | 'interaction-removed'
+    | 'interaction-changed'
+    | 'pact-changed'
+    | 'file-changed';
+  /** The interaction's description, for the interaction kinds. */
+  description?: string;
+  /** Which parts of a changed interaction differ (`request.headers`, `response.body`, …). */
+  parts?: string[];
+}
+
+/**
+ * What differs between the committed contracts and the generated ones, file by file and,
+ * inside a pact file, interaction by interaction (by description), so a stale contract
+ * names the interaction that changed.
+ */
+export function diffContracts(
+  committed: ReadonlyMap<string, string>,
+  generated: ReadonlyMap<string, string>,
+): ContractChange[] {
+  const changes: ContractChange[] = [];
+  const names = [...new Set([...committed.keys(), ...generated.keys()])].sort();
+  for (const file of names) {
+    const before = committed.get(file);
+    const after = generated.get(file);
+    if (before === after) continue;
+    if (before === undefined) changes.push({ file, kind: 'file-added' });
+    else if (after === undefined) changes.push({ file, kind: 'file-removed' });
+    else if (file.endsWith('.json')) changes.push(...diffPact(file, before, after));
+    else changes.push({ file, kind: 'file-changed' });
+  }
+  return changes;
+}
+
+function diffPact(file: string, before: string, after: string): ContractChange[] {
+  let old: ReturnType<typeof asPact>;
+  try {
+    old = asPact(JSON.parse(before), `committed ${file}`);
+  } catch {
+    return [{ file, kind: 'file-changed' }];
+  }
+  const current = asPact(JSON.parse(after), `generated ${file}`);
+  const changes: ContractChange[] = [];
+  const oldByDescription = new Map(
+    old.interactions.map((interaction) => [interaction.description, interaction]),
+  );
+  const newByDescription = new Map(
+    current.interactions.map((interaction) => [interaction.description, interaction]),
+  );
+  for (const [description, interaction] of newByDescription) {
+    const previous = oldByDescription.get(description);
+    if (!previous) changes.push({ file, kind: 'interaction-added', description });
+    else {
+      const parts = changedParts(previous, interaction);
+      if (parts.length > 0) changes.push({ file, kind: 'interaction-changed', description, parts });
+    }
+  }
+  for (const description of oldByDescription.keys()) {
+    if (!newByDescription.has(description)) changes.push({ file, kind: 'interaction-removed', description });
+  }
+  const { interactions: _old, ...oldRest } = old;
+  const { interactions: _new, ...newRest } = current;
+  if (canonicalJson(oldRest) !== canonicalJson(newRest)) changes.push({ file, kind: 'pact-changed' });
+  if (changes.length === 0) changes.push({ file, kind: 'file-changed' });
+  return changes;
+}
+
+function changedParts(before: PactInteraction, after: PactInteraction): string[] {
+  const parts: string[] = [];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const key of [...keys].sort()) {
+    const a = before[key];
+    const b = after[key];
+    if (canonicalJson(a) === canonicalJson(b)) continue;
+    if ((key === 'request' || key === 'response') && isObject(a) && isObject(b)) {
+      const inner = new Set([...Object.keys(a), ...Object.keys(b)]);
+      for (const part of [...inner].sort()) {
+        if (canonicalJson(a[part]) !== canonicalJson(b[part])) parts.push(`${key}.${part}`);
+      }
+    } else parts.push(key);
+  }
+  return parts;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The changes as lines a person can act on, one per change. */
+export function formatChanges(changes: readonly ContractChange[]): string {
+  return changes
+    .map((change) => {
+      const where = `contracts/${change.file}`;
+      switch (change.kind) {
+        case 'file-added':
+          return `${where}: new file, not committed yet`;
+        case 'file-removed':
+          return `${where}: committed, but the suite no longer generates it`;
+        case 'interaction-added':
+          return `${where}: interaction "${change.description}" is new`;
+        case 'interaction-removed':
+          return `${where}: interaction "${change.description}" is gone`;
+        case 'interaction-changed':
+          return `${where}: interaction "${change.description}" changed (${change.parts?.join(', ')})`;
+        case 'pact-changed':
+          return `${where}: participants or metadata changed`;
+        default:
+          return `${where}: content changed`;
+      }
+    })
+    .join('\n');
+}

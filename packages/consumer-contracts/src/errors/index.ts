@@ -1,0 +1,7 @@
+export {
+  ConsumerContractsError,
+  type ConsumerContractsErrorCode,
+  ERROR_CODES,
+} from './consumer-contracts-error.js';
+export { isPactInternalsError, PactInternalsError } from './pact-internals-error.js';
+export { isPactOutputError, PactOutputError } from './pact-output-error.js';

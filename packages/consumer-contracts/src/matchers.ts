@@ -1,0 +1,121 @@
+import {
+  HTTPResponseStatusClass,
+  type Matcher,
+  MatchersV3,
+  type StatusCodeMatcher,
+} from '@pact-foundation/pact';
+import type { OperationDefinition } from '@print-contracts/client';
+
+/**
+ * Matchers in the shape Pact's FFI reads (`pact:matcher:type` and friends), for what the
+ * pact-js helpers cannot say: several rules on one value, examples that are not strings.
+ */
+export interface RawMatcher {
+  readonly 'pact:matcher:type': string | readonly RawRule[];
+  readonly 'pact:generator:type'?: string;
+  readonly value: unknown;
+  readonly [attribute: string]: unknown;
+}
+
+/** One rule of a `RawMatcher` that carries several. */
+export interface RawRule {
+  readonly 'pact:matcher:type': string;
+  readonly [attribute: string]: unknown;
+}
+
+/**
+ * A regular expression Pact can carry: the source, with the case-insensitive flag written
+ * inline (`(?i)`, which Pact's Rust and JVM engines read), since the pact file has no flags.
+ */
+export function patternSource(pattern: RegExp): string {
+  const unsupported = pattern.flags.replace(/[iu]/g, '');
+  if (unsupported) throw new TypeError(`Pact regexes cannot carry the /${unsupported} flag`);
+  return pattern.flags.includes('i') ? `(?i)${pattern.source}` : pattern.source;
+}
+
+/** A value that matches `pattern`; the example must match too. */
+export function matching(pattern: RegExp, example: string | number): RawMatcher {
+  if (!pattern.test(String(example))) {
+    throw new TypeError(`Example ${JSON.stringify(example)} does not match ${pattern}`);
+  }
+  return { 'pact:matcher:type': 'regex', regex: patternSource(pattern), value: example };
+}
+
+/** Escapes `value` for use inside a regular expression. */
+export const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A regex that accepts exactly one of `values`: how enumerations are pinned. */
+export function oneOfPattern(values: readonly string[]): RegExp {
+  return new RegExp(`^(${values.map(escapeRegExp).join('|')})$`);
+}
+
+/** One of an enumeration (order statuses, line statuses), built from the client's own list. */
+export function oneOf<T extends string>(values: readonly T[], example: NoInfer<T>): RawMatcher {
+  return matching(oneOfPattern(values), example);
+}
+
+/**
+ * The matcher or `null`, for the fields the vendor documents as nullable.
+ *
+ * Pact writes several rules on one value as an AND, and pact-js cannot ask for an OR, so
+ * this pair is written as `[rule, null]`; `normalisePact` turns exactly such a pair into
+ * `"combine": "OR"`, which Pact's verifier honours (an AND with `null` could never pass, so
+ * nothing else is ever rewritten). Only for leaf values: Pact cascades an OR over a list or
+ * object into its children, which breaks their matching (measured), so use `present` there.
+ */
+export function orNull(matcher: RawMatcher | Matcher<unknown>): RawMatcher {
+  const { value, ...rule } = matcher as RawMatcher;
+  if (typeof value === 'object' && value !== null) {
+    throw new TypeError('orNull is for leaf values; use present() for a nullable list or object');
+  }
+  if (Array.isArray(rule['pact:matcher:type']) || rule['pact:generator:type'] !== undefined) {
+    throw new TypeError('orNull takes one plain matcher');
+  }
+  return {
+    'pact:matcher:type': [rule as RawRule, { 'pact:matcher:type': 'null' }],
+    value,
+  };
+}
+
+/** The `[rule, null]` pair `orNull` writes, as it lands in a pact file. */
+export const NULL_RULE = { match: 'null' } as const;
+
+/**
+ * A key that must be present, with any value: for the nullable lists and objects (line
+ * `shipmentInfo`, `customerDiscount`, `addressInfo`) whose "list or null" Pact cannot say.
+ * The regex accepts every value Pact renders as text, `null` and collections included.
+ */
+export function present(example: unknown): RawMatcher {
+  return { 'pact:matcher:type': 'regex', regex: PRESENT_PATTERN, value: example };
+}
+
+/** The pattern `present` writes; the contracts README names it "present, any value". */
+export const PRESENT_PATTERN = '^[\\s\\S]*$';
+
+/**
+ * A success status for an operation whose success status the vendor does not document:
+ * the contract matches the 2xx class, and `example` (what the sample API answers) is only
+ * what the mock server sends back.
+ */
+export function successStatus(example: number): StatusCodeMatcher<number> {
+  return MatchersV3.matchStatus(example, HTTPResponseStatusClass.Success);
+}
+
+/**
+ * A refusal whose status the vendor does not document (refused credentials): any 4xx.
+ * `example` is the sample API's status.
+ */
+export function clientErrorStatus(example: number): StatusCodeMatcher<number> {
+  return MatchersV3.matchStatus(example, HTTPResponseStatusClass.ClientError);
+}
+
+/**
+ * A status the vendor documents for `operation`, pinned exactly. Throws for one the
+ * operations table does not list, so the suite never pins an undocumented status.
+ */
+export function documentedStatus(operation: OperationDefinition, status: 400 | 404 | 500): number {
+  if (operation.documentedErrors[status] === undefined) {
+    throw new TypeError(`${operation.method} ${operation.path} documents no ${status}`);
+  }
+  return status;
+}

@@ -1,0 +1,201 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PactOutputError } from './errors/pact-output-error.js';
+import { NULL_RULE } from './matchers.js';
+
+/** A provider state as a V4 pact writes it. */
+export interface PactProviderState {
+  name: string;
+  params?: Record<string, unknown>;
+}
+
+/** A list of matching rules on one value. */
+export interface PactRuleList {
+  combine?: 'AND' | 'OR';
+  matchers: Array<Record<string, unknown>>;
+}
+
+/** A V4 HTTP interaction: the parts the kit reads; the rest is kept as it is. */
+export interface PactInteraction {
+  description: string;
+  type: string;
+  providerStates?: PactProviderState[];
+  request: PactRequest;
+  response: PactResponse;
+  [key: string]: unknown;
+}
+
+export interface PactBody {
+  content?: unknown;
+  contentType?: string;
+  encoded?: boolean | string;
+}
+
+export interface PactRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string[]>;
+  headers?: Record<string, string[]>;
+  body?: PactBody;
+  matchingRules?: Record<string, unknown>;
+  generators?: Record<string, unknown>;
+}
+
+export interface PactResponse {
+  status: number;
+  headers?: Record<string, string[]>;
+  body?: PactBody;
+  matchingRules?: Record<string, unknown>;
+  generators?: Record<string, unknown>;
+}
+
+/** A V4 pact file. */
+export interface PactFile {
+  consumer: { name: string };
+  provider: { name: string };
+  interactions: PactInteraction[];
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * Reads the pacts the suite wrote under `dir` and merges them into one pact per file name.
+ *
+ * Each test file writes into its own subdirectory (so parallel test files never merge into
+ * one file at once, and each file stays small); a pact file directly in `dir` is read too.
+ * Throws `PactOutputError` when two interactions of one pact share a description, or the
+ * fragments of one pact disagree on consumer, provider or metadata.
+ */
+export function collectPacts(dir: string): Map<string, PactFile> {
+  const byName = new Map<string, { pact: PactFile; from: Map<string, string> }>();
+  for (const { name, path } of pactFragments(dir)) {
+    const fragment = readPact(path);
+    const merged = byName.get(name);
+    if (!merged) {
+      byName.set(name, {
+        pact: { ...fragment, interactions: [...fragment.interactions] },
+        from: new Map(fragment.interactions.map((interaction) => [interaction.description, path])),
+      });
+      continue;
+    }
+    for (const part of ['consumer', 'provider', 'metadata'] as const) {
+      if (canonicalJson(fragment[part]) !== canonicalJson(merged.pact[part])) {
+        throw new PactOutputError(`${path} has another ${part} than the other fragments of ${name}`);
+      }
+    }
+    for (const interaction of fragment.interactions) {
+      const earlier = merged.from.get(interaction.description);
+      if (earlier !== undefined) {
+        throw new PactOutputError(
+          `Interaction "${interaction.description}" of ${name} is written by both ${earlier} and ${path}; descriptions must be unique`,
+        );
+      }
+      merged.from.set(interaction.description, path);
+      merged.pact.interactions.push(interaction);
+    }
+  }
+  return new Map([...byName].map(([name, { pact }]) => [name, normalisePact(pact)]));
+}
+
+function pactFragments(dir: string): Array<{ name: string; path: string }> {
+  const found: Array<{ name: string; path: string }> = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort(byEntryName)) {
+    if (entry.isDirectory()) {
+      for (const file of readdirSync(join(dir, entry.name)).sort()) {
+        if (file.endsWith('.json')) found.push({ name: file, path: join(dir, entry.name, file) });
+      }
+    } else if (entry.name.endsWith('.json')) {
+      found.push({ name: entry.name, path: join(dir, entry.name) });
+    }
+  }
+  return found;
+}
+
+const byEntryName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
+
+/** Reads one pact file; `PactOutputError` when it is not JSON or not a V4 pact. */
+export function readPact(path: string): PactFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new PactOutputError(`${path} is not a readable JSON file`, { cause: error });
+  }
+  return asPact(parsed, path);
+}
+
+/** Checks that `value` has the shape of a pact file; `PactOutputError` names `source` when not. */
+export function asPact(value: unknown, source: string): PactFile {
+  const pact = value as Partial<PactFile> | null;
+  if (
+    typeof pact !== 'object' ||
+    pact === null ||
+    typeof pact.consumer?.name !== 'string' ||
+    typeof pact.provider?.name !== 'string' ||
+    !Array.isArray(pact.interactions) ||
+    pact.interactions.some((interaction) => typeof interaction?.description !== 'string')
+  ) {
+    throw new PactOutputError(`${source} is not a pact file (consumer, provider, interactions)`);
+  }
+  return { metadata: {}, ...pact } as PactFile;
+}
+
+/**
+ * The canonical form of a pact: interactions sorted by description (then provider states),
+ * `[rule, null]` pairs written by `orNull` turned into OR, object keys sorted. Two runs of the
+ * suite give the same canonical pact whatever order the tests ran in.
+ */
+export function normalisePact(pact: PactFile): PactFile {
+  const interactions = pact.interactions.map((interaction) => ({
+    ...interaction,
+    request: { ...interaction.request, ...rulesWithNullAlternatives(interaction.request.matchingRules) },
+    response: {
+      ...interaction.response,
+      ...rulesWithNullAlternatives(interaction.response.matchingRules),
+    },
+  }));
+  interactions.sort(
+    (a, b) =>
+      compareText(a.description, b.description) ||
+      compareText(canonicalJson(a.providerStates ?? []), canonicalJson(b.providerStates ?? [])),
+  );
+  return sortKeys({ ...pact, interactions }) as PactFile;
+}
+
+function rulesWithNullAlternatives(rules: Record<string, unknown> | undefined) {
+  return rules === undefined ? {} : { matchingRules: rewriteNullPairs(rules) as Record<string, unknown> };
+}
+
+/** A rule list `[rule, null]` under AND could never pass: it is the OR `orNull` meant. */
+function rewriteNullPairs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteNullPairs);
+  if (typeof node !== 'object' || node === null) return node;
+  const list = node as Partial<PactRuleList>;
+  if (
+    Array.isArray(list.matchers) &&
+    list.matchers.length === 2 &&
+    (list.combine ?? 'AND') === 'AND' &&
+    canonicalJson(list.matchers[1]) === canonicalJson(NULL_RULE)
+  ) {
+    return { ...list, combine: 'OR' };
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewriteNullPairs(value)]));
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A copy of `value` with every object's keys in code-point order. */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort(compareText)
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** JSON with sorted keys, for comparing values regardless of key order. */
+export const canonicalJson = (value: unknown) => JSON.stringify(sortKeys(value));
+
+/** The bytes of a pact file: two-space JSON with sorted keys and a final newline. */
+export const serialisePact = (pact: PactFile) => `${JSON.stringify(sortKeys(pact), null, 2)}\n`;

@@ -1,0 +1,70 @@
+import { API_VERSIONS, isHttpError, operations } from '@print-contracts/client';
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_OTHER_SET_ORDER } from '../src/fixtures/examples.js';
+import { clientErrorStatus, documentedStatus } from '../src/matchers.js';
+import { PROVIDER_STATES } from '../src/provider-states.js';
+import { injectedOrderPath, orderPath } from '../src/request-paths.js';
+import { contractPact } from './support/contract-pact.js';
+
+const { listOrders, getOrder } = operations;
+
+/** The sample API's status for refused credentials; the vendor documents none, so the pact asks for any 4xx. */
+const REFUSED_EXAMPLE = 401;
+
+describe.each(API_VERSIONS)('the orders client with refused credentials (%s)', (version) => {
+  const pact = contractPact(version, import.meta.url);
+
+  it(`${version}: is refused when a request arrives without credentials`, () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request for the orders without credentials')
+      .withRequest(listOrders.method, orderPath(listOrders), (request) =>
+        request.headers(pact.requestHeaders({ credentials: 'none' })),
+      )
+      .willRespondWith(clientErrorStatus(REFUSED_EXAMPLE))
+      .executeTest(
+        pact.withClient(
+          async (client) => {
+            const error = await client.listOrders().catch((caught: unknown) => caught);
+            expect(isHttpError(error) && error.status).toBe(REFUSED_EXAMPLE);
+          },
+          { credentials: 'none' },
+        ),
+      ));
+
+  it(`${version}: is refused with a wrong secret`, () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request for the orders with a wrong secret')
+      .withRequest(listOrders.method, orderPath(listOrders), (request) =>
+        request.headers(pact.requestHeaders({ credentials: 'wrong-secret' })),
+      )
+      .willRespondWith(clientErrorStatus(REFUSED_EXAMPLE))
+      .executeTest(
+        pact.withClient(
+          async (client) => {
+            const error = await client.listOrders().catch((caught: unknown) => caught);
+            expect(isHttpError(error) && error.status).toBe(REFUSED_EXAMPLE);
+          },
+          { credentials: 'wrong-secret' },
+        ),
+      ));
+
+  it(`${version}: gets a 404 for an order of another credential set`, () =>
+    pact
+      .addInteraction()
+      .given(PROVIDER_STATES.otherCredentialSetOrderExists.name)
+      .uponReceiving('a request for an order of another credential set')
+      .withRequest(
+        getOrder.method,
+        injectedOrderPath(getOrder, 'id', EXAMPLE_OTHER_SET_ORDER.id),
+        (request) => request.headers(pact.requestHeaders()),
+      )
+      .willRespondWith(documentedStatus(getOrder, 404))
+      .executeTest(
+        pact.withClient(async (client) => {
+          const error = await client.getOrder(EXAMPLE_OTHER_SET_ORDER.id).catch((caught: unknown) => caught);
+          expect(isHttpError(error) && error.status).toBe(404);
+        }),
+      ));
+});

@@ -1,0 +1,36 @@
+import { operations, VERSION_WITHOUT_HEADER } from '@print-contracts/client';
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_ORDER } from '../src/fixtures/examples.js';
+import { TEST_ORDERS } from '../src/fixtures/orders.js';
+import { ORDER_CREATED } from '../src/fixtures/responses.js';
+import { successStatus } from '../src/matchers.js';
+import { orderPath } from '../src/request-paths.js';
+import { contractPact } from './support/contract-pact.js';
+
+const { createOrder } = operations;
+
+/**
+ * Without a version header the vendor answers as v1, so this lives in the v1 pact only. A v1
+ * order line (a product code, no sku) is what tells the versions apart: v2 refuses it.
+ */
+describe('the orders client without a version header (v1 pact only)', () => {
+  const pact = contractPact(VERSION_WITHOUT_HEADER, import.meta.url);
+
+  it('v1: creates a v1 test order without sending a version header', () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request to create a v1 test order without a version header')
+      .withRequest(createOrder.method, orderPath(createOrder), (request) =>
+        request.headers(pact.requestHeaders({ versionHeader: false })).jsonBody(TEST_ORDERS.v1),
+      )
+      .willRespondWith(successStatus(201), (response) => response.jsonBody(ORDER_CREATED))
+      .executeTest(
+        pact.withClient(
+          async (client) => {
+            const created = await client.createOrder(TEST_ORDERS.v1);
+            expect(created.uuid).toBe(EXAMPLE_ORDER.uuid);
+          },
+          { versionHeader: false },
+        ),
+      ));
+});
