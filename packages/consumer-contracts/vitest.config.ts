@@ -17,7 +17,7 @@ const pactDir = process.env[PACT_DIR_VARIABLE];
 /**
  * Two groups, in order: the interactions (one file per operation) write the pacts; then the
  * contract checks compare them with the committed `contracts/` (or write them there with
- * `--update`) and look for credentials.
+ * `--update`) and look for credentials, while the stub server serves the committed ones.
  */
 export default defineConfig({
   ...sharedTestConfig,
@@ -35,6 +35,11 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'contracts', include: ['test/contracts/**/*.test.ts'], sequence: { groupOrder: 1 } },
+      },
+      {
+        // Serves the committed contracts, so it needs none of the pacts this run writes.
+        extends: true,
+        test: { name: 'stub', include: ['test/stub/**/*.test.ts'], sequence: { groupOrder: 1 } },
       },
     ],
   },

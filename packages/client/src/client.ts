@@ -56,6 +56,8 @@ const CREATION_FAILED = /fail/i;
 
 const QUERY_KEYS = ['limit', 'offset', 'status'] as const;
 
+const lower = (name: string) => name.toLowerCase();
+
 /**
  * A client for one credential set and one API version. It validates what it sends and
  * what it receives against the operations table, retries only idempotent requests, and
@@ -80,7 +82,10 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.#options.timeoutMs } });
     this.#secrets = [this.#options.secret];
     const { versionHeader } = this.#options;
+    const reserved = new Set([USER_ID_HEADER, SECRET_HEADER, versionHeader ? versionHeader.name : ''].map(lower));
+    const extra = Object.entries(this.#options.headers).filter(([name]) => !reserved.has(lower(name)));
     this.#headers = {
+      ...Object.fromEntries(extra),
       [USER_ID_HEADER]: this.#options.userId,
       [SECRET_HEADER]: this.#options.secret,
       ...(versionHeader

@@ -25,6 +25,11 @@ export interface OrdersClientOptions<V extends ApiVersion = ApiVersion> {
   dispatcher?: Dispatcher;
   /** Validate bodies and queries before sending (default true). */
   validateRequests?: boolean;
+  /**
+   * Extra headers for every request, e.g. a tracing id or the Pact stub server's provider-state
+   * header. The credential and version headers always win over these.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface ResolvedOptions<V extends ApiVersion> {
@@ -37,6 +42,7 @@ export interface ResolvedOptions<V extends ApiVersion> {
   timeoutMs: number;
   retry: RetryPolicy;
   validateRequests: boolean;
+  headers: Readonly<Record<string, string>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -93,6 +99,7 @@ export function resolveOptions<V extends ApiVersion>(options: OrdersClientOption
     timeoutMs,
     retry,
     validateRequests: options.validateRequests ?? true,
+    headers: options.headers ?? {},
   };
 }
 

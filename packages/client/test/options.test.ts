@@ -62,6 +62,16 @@ describe.each(API_VERSIONS)('the headers a %s client sends', (apiVersion) => {
     });
   });
 
+  it('sends extra headers on every request, but never lets them replace the credentials or version', async () => {
+    api.server.handle(reply(200, orderDetail));
+    const headers = { 'X-Trace-Id': 'trace-1', 'user-id': 'intruder', ACCEPT: 'text/plain' };
+    await api.client({ apiVersion, headers }).getOrder(ORDER_ID);
+    const sent = api.server.request().headers;
+    expect(sent['x-trace-id']).toBe('trace-1');
+    expect(sent['user-id']).toBe(USER_ID);
+    expect(sent.accept).toBe(versionHeaderValue(apiVersion));
+  });
+
   it('sends no version header at all when versionHeader is false', async () => {
     api.server.handle(reply(200, orderDetail));
     await api.client({ apiVersion, versionHeader: false }).getOrder(ORDER_ID);

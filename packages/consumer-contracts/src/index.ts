@@ -46,6 +46,7 @@ export {
   type RawRule,
   successStatus,
 } from './matchers.js';
+export { pactCliBinary } from './pact-cli.js';
 export {
   asPact,
   canonicalJson,
@@ -76,3 +77,10 @@ export {
   injectedOrderPath,
   orderPath,
 } from './request-paths.js';
+export { runStubCli, STUB_USAGE, type StubCliIo } from './stub/run-stub-cli.js';
+export {
+  STUB_STATE_HEADER,
+  type StubServer,
+  type StubServerOptions,
+  startStubServer,
+} from './stub/stub-server.js';

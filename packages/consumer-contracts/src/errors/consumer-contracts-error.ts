@@ -2,6 +2,7 @@
 export const ERROR_CODES = {
   pactOutput: 'ERR_CONTRACTS_PACT_OUTPUT',
   pactInternals: 'ERR_CONTRACTS_PACT_INTERNALS',
+  stubServer: 'ERR_CONTRACTS_STUB_SERVER',
 } as const;
 
 export type ConsumerContractsErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
