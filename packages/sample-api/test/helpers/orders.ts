@@ -3,38 +3,25 @@ import {
   type ApiVersion,
   type CreateOrderV1,
   type CreateOrderV2,
+  EXAMPLE_ADDRESS,
   EXAMPLE_PRODUCTS,
+  exampleOrder,
+  exampleOrderLine,
   UNKNOWN_PRODUCT,
 } from '@print-contracts/client';
 
-export const ADDRESS: Address = {
-  firstName: 'Jan',
-  lastName: 'de Vries',
-  street: 'Keizersgracht',
-  housenumber: '123',
-  zipcode: '1015 CJ',
-  city: 'Amsterdam',
-  country: 'nl',
-};
-
+/** The client's example address and lines: one set of example data for the whole kit. */
+export const ADDRESS: Address = EXAMPLE_ADDRESS;
 const files = [{ url: EXAMPLE_PRODUCTS.artworkUrl }];
-
-export const V1_LINE = { productCode: EXAMPLE_PRODUCTS.v1ProductCode, files };
-export const V2_LINE = { sku: EXAMPLE_PRODUCTS.v2Sku, attributes: [...EXAMPLE_PRODUCTS.v2Attributes], files };
+export const V1_LINE = exampleOrderLine('v1');
+export const V2_LINE = exampleOrderLine('v2');
 
 /** A valid create payload for `version`, with `overrides` on top. */
 export function orderFor(
   version: ApiVersion,
   overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return {
-    invoiceAddress: ADDRESS,
-    deliveryAddress: ADDRESS,
-    deliveryMethod: 1,
-    orderLines: [version === 'v1' ? { ...V1_LINE } : { ...V2_LINE }],
-    reference: 'Contract test',
-    ...overrides,
-  };
+  return { ...exampleOrder(version), reference: 'Contract test', ...overrides };
 }
 
 export const v1Order = (overrides: Partial<CreateOrderV1> = {}) => orderFor('v1', overrides) as CreateOrderV1;
