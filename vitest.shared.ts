@@ -9,7 +9,12 @@ const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/i
  */
 export const sharedTestConfig = defineConfig({
   resolve: {
+    // The subpath first: a bare package name would also match it as a prefix.
     alias: {
+      '@print-contracts/consumer-contracts/vocabulary': source('consumer-contracts').replace(
+        /index\.ts$/,
+        'vocabulary.ts',
+      ),
       '@print-contracts/client': source('client'),
       '@print-contracts/sample-api': source('sample-api'),
       '@print-contracts/consumer-contracts': source('consumer-contracts'),

@@ -19,7 +19,6 @@ export { type RunningProxy, startCredentialStrippingProxy } from './credential-s
 export * from './errors/index.js';
 export { DELIVERY_ADDRESS, INVOICE_ADDRESS, NEW_DELIVERY_ADDRESS } from './fixtures/addresses.js';
 export * from './fixtures/examples.js';
-export * from './fixtures/responses.js';
 export { EXAMPLE_QUOTE_ID, ORDER_LINE_V1, ORDER_LINE_V2, QUOTE_ORDER_LINE } from './fixtures/order-lines.js';
 export {
   CANCEL_REASON,
@@ -32,6 +31,7 @@ export {
   TEST_ORDERS,
   V1_ONLY_DELIVERY,
 } from './fixtures/orders.js';
+export * from './fixtures/responses.js';
 export {
   clientErrorStatus,
   documentedStatus,

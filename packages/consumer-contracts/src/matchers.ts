@@ -5,6 +5,9 @@ import {
   type StatusCodeMatcher,
 } from '@pact-foundation/pact';
 import type { OperationDefinition } from '@print-contracts/client';
+import { escapeRegExp, NULL_RULE } from './rule-values.js';
+
+export { escapeRegExp, NULL_RULE };
 
 /**
  * Matchers in the shape Pact's FFI reads (`pact:matcher:type` and friends), for what the
@@ -41,9 +44,6 @@ export function matching(pattern: RegExp, example: string | number): RawMatcher 
   return { 'pact:matcher:type': 'regex', regex: patternSource(pattern), value: example };
 }
 
-/** Escapes `value` for use inside a regular expression. */
-export const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** A regex that accepts exactly one of `values`: how enumerations are pinned. */
 export function oneOfPattern(values: readonly string[]): RegExp {
   return new RegExp(`^(${values.map(escapeRegExp).join('|')})$`);
@@ -76,9 +76,6 @@ export function orNull(matcher: RawMatcher | Matcher<unknown>): RawMatcher {
     value,
   };
 }
-
-/** The `[rule, null]` pair `orNull` writes, as it lands in a pact file. */
-export const NULL_RULE = { match: 'null' } as const;
 
 /**
  * A key that must be present, with any value: for the nullable lists and objects (line

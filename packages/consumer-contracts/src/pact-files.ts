@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PactOutputError } from './errors/pact-output-error.js';
-import { NULL_RULE } from './matchers.js';
+import { NULL_RULE } from './rule-values.js';
 
 /** A provider state as a V4 pact writes it. */
 export interface PactProviderState {

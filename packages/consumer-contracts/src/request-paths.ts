@@ -6,7 +6,7 @@ import {
   type OrderRef,
   UUID_PATTERN,
 } from '@print-contracts/client';
-import { escapeRegExp } from './matchers.js';
+import { escapeRegExp } from './rule-values.js';
 
 /**
  * The path every request starts with. The vendor's base URL ends in `/api`, and the suite

@@ -1,0 +1,54 @@
+import { type ApiVersion, OrdersClient } from '@print-contracts/client';
+import { Agent } from 'undici';
+import type { CredentialRole } from '../plan/fixture-spec.js';
+import type { Target } from '../target/target.js';
+
+/**
+ * Orders clients for each credential set and API version of the target, sharing one
+ * keep-alive connection pool. Arrangers, preconditions and teardown all go through here,
+ * i.e. through the target's public API.
+ */
+export class TargetClients {
+  readonly target: Target;
+  readonly dispatcher: Agent;
+  readonly #clients = new Map<string, OrdersClient<ApiVersion>>();
+  readonly #timeoutMs: number;
+
+  constructor(target: Target, timeoutMs: number) {
+    this.target = target;
+    this.#timeoutMs = timeoutMs;
+    this.dispatcher = new Agent({
+      keepAliveTimeout: 10_000,
+      connections: 32,
+      connect: { timeout: timeoutMs },
+    });
+  }
+
+  /** True when the target has the credential set. */
+  has(role: CredentialRole): boolean {
+    return role === 'main' || this.target.credentials.other !== undefined;
+  }
+
+  client(role: CredentialRole, version: ApiVersion): OrdersClient<ApiVersion> {
+    const key = `${role}:${version}`;
+    let client = this.#clients.get(key);
+    if (!client) {
+      const credentials = role === 'main' ? this.target.credentials.main : this.target.credentials.other;
+      if (!credentials) throw new TypeError('The target has no second credential set');
+      client = new OrdersClient<ApiVersion>({
+        baseUrl: this.target.baseUrl,
+        userId: credentials.userId,
+        secret: credentials.secret,
+        apiVersion: version,
+        timeoutMs: this.#timeoutMs,
+        dispatcher: this.dispatcher,
+      });
+      this.#clients.set(key, client);
+    }
+    return client;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

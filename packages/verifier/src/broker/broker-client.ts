@@ -1,0 +1,65 @@
+import type { Dispatcher } from 'undici';
+import { BrokerError } from '../errors/broker-error.js';
+import type { BrokerOptions } from '../options/verify-options.js';
+import { describeTransportFailure } from '../replay/wire.js';
+
+/** The Authorization header for the broker's credentials, if any. */
+export function brokerAuthHeader(auth: BrokerOptions['auth']): Record<string, string> {
+  if (auth.token) return { authorization: `Bearer ${auth.token}` };
+  if (auth.username) {
+    const basic = Buffer.from(`${auth.username}:${auth.password ?? ''}`).toString('base64');
+    return { authorization: `Basic ${basic}` };
+  }
+  return {};
+}
+
+/**
+ * One JSON request to the Pact Broker (HAL). Errors are `BrokerError`s naming the URL and
+ * the status; the credentials never appear in them.
+ */
+export async function brokerJson(
+  dispatcher: Dispatcher,
+  broker: BrokerOptions,
+  url: string,
+  options: { method?: 'GET' | 'POST'; body?: unknown; timeoutMs: number },
+): Promise<unknown> {
+  const target = new URL(url);
+  let status: number;
+  let text: string;
+  try {
+    const response = await dispatcher.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: options.method ?? 'GET',
+      headers: {
+        accept: 'application/hal+json, application/json',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...brokerAuthHeader(broker.auth),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    status = response.statusCode;
+    text = await response.body.text();
+  } catch (error) {
+    throw new BrokerError(
+      `cannot reach the Pact Broker at ${target.origin}: ${describeTransportFailure(error).replace('the target', 'it')}`,
+    );
+  }
+  if (status === 401 || status === 403) {
+    throw new BrokerError(
+      `the Pact Broker refused the credentials (status ${status}); check PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD`,
+    );
+  }
+  if (status < 200 || status > 299) {
+    throw new BrokerError(
+      `the Pact Broker answered ${status} to ${options.method ?? 'GET'} ${target.pathname}`,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BrokerError(`the Pact Broker answered ${target.pathname} with something that is not JSON`);
+  }
+}

@@ -1,0 +1,35 @@
+/** Stable codes, one per error class, so callers branch without `instanceof`. */
+export const VERIFIER_ERROR_CODES = {
+  usage: 'ERR_VERIFY_USAGE',
+  pactFile: 'ERR_VERIFY_PACT_FILE',
+  unknownState: 'ERR_VERIFY_UNKNOWN_STATE',
+  target: 'ERR_VERIFY_TARGET',
+  broker: 'ERR_VERIFY_BROKER',
+  replay: 'ERR_VERIFY_REPLAY',
+} as const;
+
+export type VerifierErrorCode = (typeof VERIFIER_ERROR_CODES)[keyof typeof VERIFIER_ERROR_CODES];
+
+/**
+ * Base of every error the verifier raises itself. Each one means "the run could not start
+ * or could not go on" (exit 2); its message is one line, fit to print as is, and never
+ * holds a credential.
+ */
+export class VerifierError extends Error {
+  override readonly name: string = 'VerifierError';
+  readonly code: VerifierErrorCode;
+
+  constructor(code: VerifierErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True for any of the verifier's own errors, also from another realm or copy of the package. */
+export function isVerifierError(error: unknown): error is VerifierError {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (Object.values(VERIFIER_ERROR_CODES) as string[]).includes(code);
+}
+
+export const hasVerifierCode = <T>(error: unknown, code: VerifierErrorCode): error is T =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;

@@ -1,0 +1,258 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { UsageError } from '../errors/usage-error.js';
+import type { TargetMode } from '../target/target.js';
+import { mainCredentials, otherCredentials } from './credentials.js';
+import { defaultContractsDir } from './paths.js';
+import type { BrokerOptions, TargetOptions, VerifyOptions } from './verify-options.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  mode: { type: 'string' },
+  'user-id': { type: 'string' },
+  'secret-file': { type: 'string' },
+  'other-user-id': { type: 'string' },
+  'other-secret-file': { type: 'string' },
+  control: { type: 'boolean' },
+  'processing-delay': { type: 'string' },
+  'api-version': { type: 'string' },
+  pact: { type: 'string', multiple: true },
+  'report-dir': { type: 'string' },
+  ledger: { type: 'string' },
+  strict: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  cleanup: { type: 'boolean' },
+  'request-timeout': { type: 'string' },
+  'creation-timeout': { type: 'string' },
+  'poll-interval': { type: 'string' },
+  'broker-url': { type: 'string' },
+  'consumer-version-selector': { type: 'string', multiple: true },
+  'provider-version': { type: 'string' },
+  'provider-branch': { type: 'string' },
+  publish: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Embedded runs use a short creation delay: the run still waits for it, and stays fast. */
+export const EMBEDDED_PROCESSING_DELAY_MS = 20;
+const DEFAULT_SELECTORS = [{ mainBranch: true }, { deployedOrReleased: true }];
+
+export type ParsedCommand =
+  | { readonly help: true }
+  | { readonly help: false; readonly options: VerifyOptions };
+
+/** Flags that would put a secret on the command line, where process lists and logs show it. */
+const SECRET_FLAGS = /^--(other-)?secret(=|$)|^--(broker-)?(token|password)(=|$)/;
+
+/**
+ * Parses the command line (`pnpm verify` passes a literal leading `--`, which is dropped).
+ * Every problem is a `UsageError` with a one-line reason; a value is echoed only for flags
+ * that cannot hold a secret.
+ */
+export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string): ParsedCommand {
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  const secretFlag = args.find((arg) => SECRET_FLAGS.test(arg));
+  if (secretFlag) {
+    const name = secretFlag.split('=')[0];
+    throw new UsageError(
+      `${name} is not accepted: secrets never go on the command line; use the environment or a --…-file option`,
+    );
+  }
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+  try {
+    ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError(oneLine((error as Error).message));
+  }
+  if (values.help) return { help: true };
+
+  const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
+  const broker = brokerOptions(values, env);
+  const target = targetOptions(values, env, cwd);
+  const credentialFlags = {
+    userId: values['user-id'],
+    secretFile: values['secret-file'],
+    otherUserId: values['other-user-id'],
+    otherSecretFile: values['other-secret-file'],
+  };
+  const options: VerifyOptions = {
+    target,
+    apiVersions: apiVersions(values['api-version']),
+    pactPaths: values.pact ?? (broker ? [] : [defaultContractsDir(cwd)]),
+    broker: values.pact ? undefined : broker,
+    reportDir,
+    ledgerPath: resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl')),
+    strict: values.strict ?? false,
+    quiet: values.quiet ?? false,
+    cleanup: values.cleanup ?? false,
+    requestTimeoutMs: milliseconds('--request-timeout', values['request-timeout'], 10_000),
+    creationTimeoutMs: milliseconds('--creation-timeout', values['creation-timeout'], 360_000),
+    pollIntervalMs: milliseconds(
+      '--poll-interval',
+      values['poll-interval'],
+      target.kind === 'embedded' ? 50 : 1_000,
+    ),
+    credentialFlags,
+  };
+  return { help: false, options };
+}
+
+function oneLine(message: string): string {
+  return message.split('\n')[0]?.replace(/\. To specify a positional argument.*$/, '') ?? message;
+}
+
+function milliseconds(flag: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > 86_400_000) {
+    throw new UsageError(`${flag} must be a whole number of milliseconds (${min} or more), got "${value}"`);
+  }
+  return Number(value);
+}
+
+function apiVersions(value: string | undefined): ApiVersion[] {
+  if (value === undefined) return [...API_VERSIONS];
+  if (!(API_VERSIONS as readonly string[]).includes(value)) {
+    throw new UsageError(`--api-version must be ${API_VERSIONS.join(' or ')}, got "${value}"`);
+  }
+  return [value as ApiVersion];
+}
+
+type Values = Partial<Record<keyof typeof OPTIONS, string | boolean | string[]>>;
+
+function targetOptions(values: Values, env: Env, cwd: string): TargetOptions {
+  const baseUrl = values['base-url'] as string | undefined;
+  const mode = values.mode as string | undefined;
+  if (baseUrl === undefined) {
+    if (mode !== undefined) {
+      throw new UsageError(
+        '--mode applies to a --base-url target; without one the embedded sample API is verified',
+      );
+    }
+    return {
+      kind: 'embedded',
+      processingDelayMs: milliseconds(
+        '--processing-delay',
+        values['processing-delay'] as string | undefined,
+        EMBEDDED_PROCESSING_DELAY_MS,
+        0,
+      ),
+    };
+  }
+  if (values['processing-delay'] !== undefined) {
+    throw new UsageError(
+      '--processing-delay applies to the embedded sample API only, not to a --base-url target',
+    );
+  }
+  if (mode === undefined) {
+    throw new UsageError(
+      '--mode sample|live is required with --base-url (no default: a wrong guess could create live orders)',
+    );
+  }
+  if (mode !== 'sample' && mode !== 'live')
+    throw new UsageError(`--mode must be sample or live, got "${mode}"`);
+  const url = checkBaseUrl(baseUrl, mode);
+  return {
+    kind: 'url',
+    baseUrl: url,
+    mode,
+    control: (values.control as boolean | undefined) ?? false,
+    credentials: {
+      main: mainCredentials(
+        {
+          userId: values['user-id'] as string | undefined,
+          secretFile: values['secret-file'] as string | undefined,
+        },
+        env,
+        cwd,
+      ),
+      other: otherCredentials(
+        {
+          otherUserId: values['other-user-id'] as string | undefined,
+          otherSecretFile: values['other-secret-file'] as string | undefined,
+        },
+        env,
+        cwd,
+      ),
+    },
+  };
+}
+
+/** The base URL without a trailing slash; it must end in `/api`, and use https in live mode. */
+export function checkBaseUrl(value: string, mode: TargetMode): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url "${value}" is not a URL; give one like https://api.example.com/api`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url must use http or https, got ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError(
+      '--base-url must not hold credentials; use the environment or --user-id/--secret-file',
+    );
+  }
+  if (url.search || url.hash) throw new UsageError('--base-url must not have a query or a fragment');
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith('/api')) {
+    throw new UsageError(
+      `--base-url must end in /api (the vendor's base address does), got "${url.origin}${url.pathname}"`,
+    );
+  }
+  if (mode === 'live' && url.protocol !== 'https:') {
+    throw new UsageError(
+      '--mode live needs an https:// base URL; http:// would send live credentials in clear text',
+    );
+  }
+  return `${url.origin}${path}`;
+}
+
+function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
+  const url = (values['broker-url'] as string | undefined) ?? env.PACT_BROKER_BASE_URL?.trim();
+  const publish = (values.publish as boolean | undefined) ?? false;
+  const providerVersion = values['provider-version'] as string | undefined;
+  if (!url) {
+    if (publish)
+      throw new UsageError('--publish needs a Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
+    return undefined;
+  }
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol');
+  } catch {
+    throw new UsageError(`the Pact Broker URL "${url}" is not an http(s) URL`);
+  }
+  if (publish && !providerVersion) {
+    throw new UsageError(
+      '--publish needs --provider-version: the broker files results under a provider version',
+    );
+  }
+  const selectors = ((values['consumer-version-selector'] as string[] | undefined) ?? []).map((text) => {
+    let selector: unknown;
+    try {
+      selector = JSON.parse(text);
+    } catch {
+      throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
+    }
+    if (selector === null || typeof selector !== 'object' || Array.isArray(selector)) {
+      throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
+    }
+    return selector as Record<string, unknown>;
+  });
+  const token = env.PACT_BROKER_TOKEN?.trim();
+  const username = env.PACT_BROKER_USERNAME?.trim();
+  const password = env.PACT_BROKER_PASSWORD;
+  if (username && !password) throw new UsageError('PACT_BROKER_USERNAME is set without PACT_BROKER_PASSWORD');
+  return {
+    url: url.replace(/\/+$/, ''),
+    auth: token ? { token } : username ? { username, password } : {},
+    selectors: selectors.length > 0 ? selectors : DEFAULT_SELECTORS,
+    providerVersion,
+    providerBranch: values['provider-branch'] as string | undefined,
+    publish,
+  };
+}

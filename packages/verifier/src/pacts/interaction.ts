@@ -1,0 +1,71 @@
+import type { ApiVersion } from '@print-contracts/client';
+
+/** One provider state of an interaction, as the pact names it. */
+export interface StateRef {
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** One HTTP interaction of a pact, with what the plan needs to know about its request. */
+export interface PactInteraction {
+  /** Position in its pact file: Pact replays in this order. */
+  readonly index: number;
+  /** V4 interaction key, when the pact has one. */
+  readonly key: string | undefined;
+  readonly description: string;
+  readonly states: readonly StateRef[];
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** The path as written in the pact (the consumer's example when injected). */
+  readonly path: string;
+  /** The ProviderState expression for the path, e.g. `/api/orders/${id}`. */
+  readonly pathExpression: string | undefined;
+  /** Header names lower-cased, values as listed. */
+  readonly headers: Readonly<Record<string, readonly string[]>>;
+  /** The request body parsed as JSON; `undefined` without a body, a string when not JSON. */
+  readonly body: unknown;
+  /** Names the request takes from provider states (`${id}`, `${uuid}`). */
+  readonly injected: readonly string[];
+  /** The interaction exactly as in the file, copied into the files Pact replays. */
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+/** Where a pact came from. */
+export type PactSource =
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'broker'; readonly url: string; readonly pending: boolean };
+
+/** A pact file, read and checked. */
+export interface LoadedPact {
+  /** How the user (or the broker) names it: a relative path or a URL. */
+  readonly label: string;
+  readonly source: PactSource;
+  readonly consumer: string;
+  readonly provider: string;
+  readonly version: ApiVersion;
+  readonly interactions: readonly PactInteraction[];
+  /** The whole pact document, from which the files Pact replays are cut. */
+  readonly document: Readonly<Record<string, unknown>>;
+}
+
+/** `GET /api/orders/${id}`: the request as a reader wants to see it. */
+export function requestLine(interaction: PactInteraction): string {
+  return `${interaction.method} ${interaction.pathExpression ?? interaction.path}`;
+}
+
+/** `an order exists; no order exists with id 42`: the states with their parameters filled in. */
+export function stateLine(interaction: PactInteraction): string {
+  return interaction.states.map((state) => stateLabel(state)).join('; ');
+}
+
+/** The state's name with its parameters filled in: `no order exists with id 42`. */
+export function stateLabel(state: StateRef): string {
+  return state.name.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in state.params ? String(state.params[name]) : whole,
+  );
+}
+
+/** The first value of a header (names compared case-insensitively). */
+export function headerValue(interaction: PactInteraction, name: string): string | undefined {
+  return interaction.headers[name.toLowerCase()]?.[0];
+}

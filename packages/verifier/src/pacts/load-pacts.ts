@@ -1,0 +1,168 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { providerName } from '@print-contracts/consumer-contracts/vocabulary';
+import { PactFileError } from '../errors/pact-file-error.js';
+import type { LoadedPact, PactInteraction, PactSource, StateRef } from './interaction.js';
+import { interactionSchema, issuePath, pactSchema, type RawInteraction } from './pact-schema.js';
+
+const HTTP_INTERACTION = 'Synchronous/HTTP';
+
+/**
+ * Reads every pact named by `paths` (files, or folders whose `*.json` files are pacts), in
+ * a stable order. A missing, unreadable or malformed file is a `PactFileError` with a
+ * one-line reason; the run must not start on a contract it cannot read.
+ */
+export async function loadPactFiles(paths: readonly string[], cwd: string): Promise<LoadedPact[]> {
+  const files: string[] = [];
+  for (const given of paths) {
+    const absolute = resolve(cwd, given);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info === undefined) throw new PactFileError(given, 'no such file or folder');
+    if (info.isDirectory()) {
+      const names = (await readdir(absolute)).filter((name) => name.endsWith('.json')).sort();
+      if (names.length === 0) {
+        throw new PactFileError(given, 'holds no pact files (*.json); write them with `pnpm contracts`');
+      }
+      files.push(...names.map((name) => join(absolute, name)));
+    } else {
+      files.push(absolute);
+    }
+  }
+  const unique = [...new Set(files)];
+  return Promise.all(
+    unique.map(async (file) => {
+      const near = relative(cwd, file);
+      const label = near && !near.startsWith('..') ? near : file;
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        throw new PactFileError(
+          label,
+          `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        );
+      }
+      return parsePact(text, label, { kind: 'file', path: file });
+    }),
+  );
+}
+
+/** Parses and checks one pact document; `label` names it in every error. */
+export function parsePact(text: string, label: string, source: PactSource): LoadedPact {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new PactFileError(label, 'is not valid JSON');
+  }
+  const parsed = pactSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issuePath(issue.path) : '';
+    throw new PactFileError(
+      label,
+      `is not a pact: ${where ? `${where} ` : ''}${issue?.message ?? 'invalid'}`,
+    );
+  }
+  const pact = parsed.data;
+  const version = versionOf(pact.provider.name);
+  if (version === undefined) {
+    const expected = API_VERSIONS.map((v) => providerName(v)).join(' or ');
+    throw new PactFileError(label, `is for provider "${pact.provider.name}"; the kit verifies ${expected}`);
+  }
+  const interactions = pact.interactions.map((raw, index) => toInteraction(raw, index, label));
+  return {
+    label,
+    source,
+    consumer: pact.consumer.name,
+    provider: pact.provider.name,
+    version,
+    interactions,
+    document: json as Record<string, unknown>,
+  };
+}
+
+function versionOf(provider: string): ApiVersion | undefined {
+  return API_VERSIONS.find((version) => providerName(version) === provider);
+}
+
+function toInteraction(raw: unknown, index: number, label: string): PactInteraction {
+  const parsed = interactionSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = `interactions[${index}]${issue && issue.path.length > 0 ? `.${issuePath(issue.path)}` : ''}`;
+    throw new PactFileError(label, `${where} ${issue?.message ?? 'is invalid'}`);
+  }
+  const interaction = parsed.data;
+  if (interaction.type !== undefined && interaction.type !== HTTP_INTERACTION) {
+    throw new PactFileError(
+      label,
+      `interactions[${index}] ("${interaction.description}") is a ${interaction.type} interaction; the kit replays HTTP interactions only`,
+    );
+  }
+  const generators = interaction.request.generators ?? undefined;
+  return {
+    index,
+    key: interaction.key,
+    description: interaction.description,
+    states: statesOf(interaction),
+    method: interaction.request.method.toUpperCase(),
+    path: interaction.request.path,
+    pathExpression: pathExpression(generators),
+    headers: headersOf(interaction),
+    body: bodyOf(interaction.request.body),
+    injected: [...new Set(injectedNames(generators))],
+    raw: raw as Record<string, unknown>,
+  };
+}
+
+function statesOf(interaction: RawInteraction): StateRef[] {
+  if (interaction.providerStates && interaction.providerStates.length > 0) {
+    return interaction.providerStates.map((state) => ({ name: state.name, params: state.params ?? {} }));
+  }
+  return interaction.providerState ? [{ name: interaction.providerState, params: {} }] : [];
+}
+
+function headersOf(interaction: RawInteraction): Record<string, string[]> {
+  const headers: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(interaction.request.headers ?? {})) {
+    headers[name.toLowerCase()] = Array.isArray(value) ? value : [value];
+  }
+  return headers;
+}
+
+/** V4 wraps the body as `{content, contentType, encoded}`; V3 writes it as is. */
+function bodyOf(body: unknown): unknown {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'object' && !Array.isArray(body) && 'content' in body) {
+    const { content, encoded } = body as { content: unknown; encoded?: unknown };
+    const text =
+      encoded === 'base64' && typeof content === 'string'
+        ? Buffer.from(content, 'base64').toString('utf8')
+        : content;
+    if (typeof text !== 'string') return text;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return body;
+}
+
+function pathExpression(generators: Record<string, unknown> | undefined): string | undefined {
+  const path = generators?.path as { type?: unknown; expression?: unknown } | undefined;
+  return path?.type === 'ProviderState' && typeof path.expression === 'string' ? path.expression : undefined;
+}
+
+/** Every `${name}` a ProviderState generator of the request refers to, wherever it sits. */
+function injectedNames(node: unknown): string[] {
+  if (node === null || typeof node !== 'object') return [];
+  const record = node as Record<string, unknown>;
+  const own =
+    record.type === 'ProviderState' && typeof record.expression === 'string'
+      ? [...record.expression.matchAll(/\$\{([^}]+)\}/g)].map((match) => match[1] as string)
+      : [];
+  return [...own, ...Object.values(record).flatMap((child) => injectedNames(child))];
+}

@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors/usage-error.js';
+
+/** What `pnpm contracts:publish` publishes, and where. */
+export interface PublishOptions {
+  readonly brokerUrl: string;
+  readonly contractsDir: string;
+  readonly consumerVersion: string;
+  readonly branch: string | undefined;
+  readonly tags: readonly string[];
+  readonly buildUrl: string | undefined;
+  readonly dryRun: boolean;
+}
+
+export const PUBLISH_USAGE = `Usage: pnpm contracts:publish [options]
+
+Publishes the pact files in contracts/ to a Pact Broker with the official Pact CLI
+(\`pact broker publish\`, from @pact-foundation/pact-cli).
+
+  --broker-url URL          The broker (default: PACT_BROKER_BASE_URL). Auth from the
+                            environment only: PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and
+                            PACT_BROKER_PASSWORD (passed to the Pact CLI through it).
+  --consumer-version V      The consumer version (default: the git commit, git rev-parse HEAD).
+  --branch B                The consumer's branch (default: the current git branch).
+  --tag T                   A tag for the consumer version; repeatable.
+  --build-url URL           The CI build that produced the pacts.
+  --contracts DIR           The folder of pact files (default: contracts/ at the repository root).
+  --dry-run                 Print the Pact CLI command instead of running it.
+  --help                    Show this help.
+
+Exit status: the Pact CLI's (0 published); 2 when the command could not start.`;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function git(args: string[], cwd: string): string | undefined {
+  try {
+    const out = execFileSync('git', args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      encoding: 'utf8',
+    }).trim();
+    return out && out !== 'HEAD' ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const parsePublishCommandLine = (args: string[]) =>
+  parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      'broker-url': { type: 'string' },
+      'consumer-version': { type: 'string' },
+      branch: { type: 'string' },
+      tag: { type: 'string', multiple: true },
+      'build-url': { type: 'string' },
+      contracts: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+
+/** Parses the command line of `pnpm contracts:publish`; `undefined` means `--help`. */
+export function parsePublishArgs(
+  argv: readonly string[],
+  env: Env,
+  cwd: string,
+  defaultContractsDir: string,
+): PublishOptions | undefined {
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  if (args.some((arg) => /^--(broker-)?(token|password)(=|$)/.test(arg))) {
+    throw new UsageError(
+      'broker credentials are not accepted as arguments; set PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD',
+    );
+  }
+  let values: ReturnType<typeof parsePublishCommandLine>['values'];
+  try {
+    ({ values } = parsePublishCommandLine(args));
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+
+  if (values.help) return undefined;
+  const brokerUrl = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();
+  if (!brokerUrl) throw new UsageError('no Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
+  const consumerVersion = values['consumer-version'] ?? git(['rev-parse', 'HEAD'], cwd);
+  if (!consumerVersion)
+    throw new UsageError('no consumer version: pass --consumer-version (no git commit to default to)');
+  return {
+    brokerUrl,
+    contractsDir: values.contracts ?? defaultContractsDir,
+    consumerVersion,
+    branch: values.branch ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd),
+    tags: values.tag ?? [],
+    buildUrl: values['build-url'],
+    dryRun: values['dry-run'] ?? false,
+  };
+}
+
+/**
+ * The arguments of `pact broker publish` for these options. Credentials are not among
+ * them: the Pact CLI reads PACT_BROKER_TOKEN / PACT_BROKER_USERNAME / PACT_BROKER_PASSWORD
+ * from its environment, so they never show in a process list.
+ */
+export function publishCommand(options: PublishOptions): string[] {
+  return [
+    'broker',
+    'publish',
+    options.contractsDir,
+    '--broker-base-url',
+    options.brokerUrl,
+    '--consumer-app-version',
+    options.consumerVersion,
+    ...(options.branch ? ['--branch', options.branch] : []),
+    ...options.tags.flatMap((tag) => ['--tag', tag]),
+    ...(options.buildUrl ? ['--build-url', options.buildUrl] : []),
+  ];
+}

@@ -1,0 +1,80 @@
+'use strict';
+// The child process that runs Pact's verifier (pact-core's native FFI). It lives in its own
+// process because the native core prints its report straight to file descriptor 1; here that
+// output goes to a pipe the parent discards, and the parent reads the JSON result instead.
+// A crash of the native core ends this process, not the run: the parent still tears down.
+//
+// Protocol (IPC): the parent sends {type: 'verify', id, job}; the child answers
+// {type: 'done', id, code, json} or {type: 'failed', id, message}. It exits when the parent
+// disconnects.
+const { createRequire } = require('node:module');
+
+const pactRequire = createRequire(require.resolve('@pact-foundation/pact'));
+const core = pactRequire('@pact-foundation/pact-core');
+const ffi = core.getFfiLib('error');
+
+// Pointing the native core at an empty CA store spares it loading the system's for every
+// HTTP client it builds (one per interaction). The parent asks for it only when the core
+// talks to loopback servers alone.
+const systemCa = { SSL_CERT_FILE: process.env.SSL_CERT_FILE, SSL_CERT_DIR: process.env.SSL_CERT_DIR };
+function useCaStore(empty) {
+  const chosen = empty ? { SSL_CERT_FILE: empty.file, SSL_CERT_DIR: empty.dir } : systemCa;
+  for (const [name, value] of Object.entries(chosen)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}
+
+function verify(job) {
+  useCaStore(job.emptyCaStore);
+  return new Promise((resolve, reject) => {
+    const handle = ffi.pactffiVerifierNewForApplication('print-contracts-verifier', job.appVersion);
+    try {
+      ffi.pactffiVerifierSetProviderInfo(handle, job.provider, 'http', job.host, job.port, job.basePath);
+      ffi.pactffiVerifierSetProviderState(handle, job.stateUrl, false, true);
+      ffi.pactffiVerifierSetVerificationOptions(handle, false, job.timeoutMs);
+      if (job.filterDescription) ffi.pactffiVerifierSetFilterInfo(handle, job.filterDescription, '', false);
+      if (job.publish) {
+        ffi.pactffiVerifierSetPublishOptions(
+          handle,
+          job.publish.providerVersion,
+          job.publish.buildUrl || '',
+          job.publish.tags || [],
+          job.publish.branch || '',
+        );
+      }
+      for (const file of job.files || []) ffi.pactffiVerifierAddFileSource(handle, file);
+      const auth = job.brokerAuth || {};
+      for (const url of job.urls || []) {
+        ffi.pactffiVerifierUrlSource(handle, url, auth.username || '', auth.password || '', auth.token || '');
+      }
+    } catch (error) {
+      ffi.pactffiVerifierShutdown(handle);
+      reject(error);
+      return;
+    }
+    ffi.pactffiVerifierExecute(handle, (error, code) => {
+      let json = '';
+      try {
+        json = ffi.pactffiVerifierJson(handle);
+      } finally {
+        ffi.pactffiVerifierShutdown(handle);
+      }
+      if (error) reject(error);
+      else resolve({ code, json });
+    });
+  });
+}
+
+process.on('message', (message) => {
+  if (message?.type !== 'verify') return;
+  verify(message.job).then(
+    (result) => process.send({ type: 'done', id: message.id, code: result.code, json: result.json }),
+    (error) => process.send({ type: 'failed', id: message.id, message: String(error?.message || error) }),
+  );
+});
+process.on('disconnect', () => process.exit(0));
+// Ctrl-C reaches the whole process group; the parent decides when this process ends, after
+// it has recorded the interrupt.
+process.on('SIGINT', () => undefined);
+process.send({ type: 'ready' });

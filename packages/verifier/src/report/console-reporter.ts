@@ -1,0 +1,97 @@
+import { API_VERSIONS, redact } from '@print-contracts/client';
+import { type InteractionReport, matrixRows, type RunReport, VERDICT_WORDS } from './model.js';
+
+/** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
+export interface TextSink {
+  write(text: string): unknown;
+}
+
+const MAX_LABEL = 64;
+const pad = (text: string, width: number) =>
+  text.length >= width ? text : text + ' '.repeat(width - text.length);
+const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
+/** Reasons can be long (a schema's every complaint); the JSON report keeps them whole. */
+const MAX_REASON = 240;
+
+/**
+ * Console output of a run: progress while it runs (state → interaction → verdict, with
+ * timings), then the matrix and the summary. Every line passes through `redact`, so no
+ * secret reaches the console even if the target echoes one.
+ */
+export class ConsoleReporter {
+  readonly #out: TextSink;
+  readonly #quiet: boolean;
+  readonly #secrets: readonly string[];
+
+  constructor(out: TextSink, options: { quiet: boolean; secrets: readonly string[] }) {
+    this.#out = out;
+    this.#quiet = options.quiet;
+    this.#secrets = options.secrets;
+  }
+
+  /** A line that always prints. */
+  say(text: string): void {
+    this.#out.write(`${redact(text, this.#secrets)}\n`);
+  }
+
+  /** A progress line, left out with `--quiet`. */
+  progress(text: string): void {
+    if (!this.#quiet) this.say(text);
+  }
+
+  verdict(item: InteractionReport): void {
+    const mark = item.verdict === 'verified' ? '✓' : item.verdict === 'failed' ? '✗' : '○';
+    const time = item.ms === undefined ? '' : ` (${item.ms} ms)`;
+    const why = item.verdict === 'verified' ? '' : ` — ${clip(item.reason ?? '', MAX_REASON)}`;
+    this.progress(`  ${mark} ${item.version} ${item.description}${time}${why}`);
+  }
+
+  /** The matrix interaction × version, then failures and reasons, then totals. */
+  matrix(report: RunReport): void {
+    const versions = API_VERSIONS.filter((version) => report.byVersion[version]);
+    const rows = matrixRows(report.interactions);
+    const width = Math.min(MAX_LABEL, Math.max(11, ...rows.map((row) => row.label.length)));
+    const column = 20;
+    this.say('');
+    this.say(`${pad('Interaction', width)}  ${versions.map((v) => pad(v, column)).join('')}`.trimEnd());
+    this.say(
+      `${'-'.repeat(width)}  ${versions.map(() => pad('-'.repeat(column - 2), column)).join('')}`.trimEnd(),
+    );
+    for (const row of rows) {
+      const cells = versions.map((version) => {
+        const item = row.cells[version];
+        return pad(item ? VERDICT_WORDS[item.verdict] : '—', column);
+      });
+      this.say(`${pad(clip(row.label, width), width)}  ${cells.join('')}`.trimEnd());
+    }
+    const failed = report.interactions.filter((item) => item.verdict === 'failed');
+    if (failed.length > 0) {
+      this.say('');
+      this.say('Failures:');
+      for (const item of failed) {
+        this.say(`  ${item.version} ${item.description} — ${item.request}`);
+        this.say(`      ${clip(item.reason ?? '', MAX_REASON)}`);
+        for (const mismatch of item.mismatches) if (mismatch !== item.reason) this.say(`      ${mismatch}`);
+      }
+    }
+    const skipped = report.interactions.filter((item) => item.verdict === 'not-verifiable');
+    if (skipped.length > 0) {
+      this.say('');
+      this.say(`Not verifiable here${report.strict ? ' (failures under --strict)' : ''}:`);
+      for (const item of skipped)
+        this.say(`  ${item.version} ${item.description} — ${clip(item.reason ?? '', MAX_REASON)}`);
+    }
+    for (const problem of report.problems) this.say(`Problem: ${problem}`);
+    const { totals } = report;
+    this.say('');
+    const versionsLine = versions
+      .map((version) => {
+        const counts = report.byVersion[version];
+        return counts ? `${version} ${counts.verified}/${counts.total} verified` : '';
+      })
+      .join(', ');
+    this.say(
+      `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here (${versionsLine}) in ${(report.durationMs / 1000).toFixed(2)} s`,
+    );
+  }
+}

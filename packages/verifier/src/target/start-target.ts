@@ -1,0 +1,41 @@
+import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
+import type { TargetOptions } from '../options/verify-options.js';
+import type { Target } from './target.js';
+
+/** A resolved target, and the embedded sample API behind it when there is one. */
+export interface StartedTarget {
+  readonly target: Target;
+  readonly sampleApi: SampleApi | undefined;
+}
+
+/**
+ * The default target is the sample API, started in-process on a loopback port with its
+ * control surface on and both demo credential sets; a `--base-url` target is taken as given.
+ */
+export async function startTarget(options: TargetOptions): Promise<StartedTarget> {
+  if (options.kind === 'url') {
+    return {
+      sampleApi: undefined,
+      target: {
+        kind: 'url',
+        baseUrl: options.baseUrl,
+        mode: options.mode,
+        controlOrigin: options.control ? new URL(options.baseUrl).origin : undefined,
+        credentials: options.credentials,
+      },
+    };
+  }
+  const sampleApi = await startSampleApi({ processingDelayMs: options.processingDelayMs, control: true });
+  const [main, other] = sampleApi.credentials;
+  if (!main) throw new TypeError('The sample API started without credentials');
+  return {
+    sampleApi,
+    target: {
+      kind: 'embedded',
+      baseUrl: sampleApi.url,
+      mode: 'sample',
+      controlOrigin: sampleApi.origin,
+      credentials: { main, other },
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runCli } from './helpers/cli.js';
+import { fixtureInteractions, fixturePact } from './helpers/fixture-pact.js';
+import { workspace } from './helpers/workspace.js';
+
+const SECRET = 'do-not-print-this-secret-7f3a';
+
+interface Case {
+  readonly given: string;
+  readonly args: (path: (...parts: string[]) => string) => string[];
+  readonly env?: Record<string, string>;
+  /** What the one line on stderr must say. */
+  readonly want: RegExp;
+}
+
+const target = ['--base-url', 'http://127.0.0.1:9/api', '--mode', 'sample'];
+const credentials = { PRINT_API_USER_ID: 'someone', PRINT_API_SECRET: SECRET };
+
+const CASES: readonly Case[] = [
+  { given: 'an unknown flag', args: () => ['--bogus'], want: /Unknown option '--bogus'/ },
+  {
+    given: 'a literal -- then an unknown flag',
+    args: () => ['--', '--bogus'],
+    want: /Unknown option '--bogus'/,
+  },
+  {
+    given: '--mode without --base-url',
+    args: () => ['--mode', 'live'],
+    want: /--mode applies to a --base-url target/,
+  },
+  {
+    given: '--base-url without --mode',
+    args: () => ['--base-url', 'https://api.example.com/api'],
+    want: /--mode sample\|live is required/,
+  },
+  {
+    given: 'a bad --mode',
+    args: () => ['--base-url', 'https://api.example.com/api', '--mode', 'prod'],
+    want: /--mode must be sample or live, got "prod"/,
+  },
+  {
+    given: 'a base URL without /api',
+    args: () => ['--base-url', 'https://api.example.com/v2', '--mode', 'sample'],
+    want: /--base-url must end in \/api/,
+  },
+  {
+    given: 'an http:// base URL in live mode',
+    args: () => ['--base-url', 'http://api.example.com/api', '--mode', 'live'],
+    want: /--mode live needs an https:\/\/ base URL/,
+  },
+  { given: 'a secret as an argument', args: () => [`--secret=${SECRET}`], want: /--secret is not accepted/ },
+  {
+    given: 'a URL target without a user id',
+    args: () => target,
+    want: /no user id for the target: set PRINT_API_USER_ID/,
+  },
+  {
+    given: 'a URL target without a secret',
+    args: () => target,
+    env: { PRINT_API_USER_ID: 'someone' },
+    want: /no secret for the target: set PRINT_API_SECRET/,
+  },
+  {
+    given: 'half a second credential set',
+    args: () => target,
+    env: { ...credentials, PRINT_API_OTHER_USER_ID: 'other' },
+    want: /set PRINT_API_OTHER_SECRET/,
+  },
+  {
+    given: 'an unknown API version',
+    args: () => ['--api-version', 'v3'],
+    want: /--api-version must be v1 or v2, got "v3"/,
+  },
+  {
+    given: 'a bad timeout',
+    args: () => ['--request-timeout', 'soon'],
+    want: /--request-timeout must be a whole number of milliseconds/,
+  },
+  { given: '--publish without a broker', args: () => ['--publish'], want: /--publish needs a Pact Broker/ },
+  {
+    given: 'a missing pact file',
+    args: (path) => ['--pact', path('nowhere.json')],
+    want: /nowhere\.json: no such file or folder/,
+  },
+  {
+    given: 'an empty pact folder',
+    args: (path) => ['--pact', path('empty')],
+    want: /empty: holds no pact files/,
+  },
+  {
+    given: 'a pact that is not JSON',
+    args: (path) => ['--pact', path('bad', 'not-json.json')],
+    want: /not-json\.json: is not valid JSON/,
+  },
+  {
+    given: 'a pact without interactions',
+    args: (path) => ['--pact', path('bad', 'no-interactions.json')],
+    want: /no-interactions\.json: is not a pact: interactions/,
+  },
+  {
+    given: 'a pact for another provider',
+    args: (path) => ['--pact', path('bad', 'other-provider.json')],
+    want: /is for provider "someone-else"; the kit verifies print-order-api-v1 or print-order-api-v2/,
+  },
+  {
+    given: 'a request path without a slash',
+    args: (path) => ['--pact', path('bad', 'bad-path.json')],
+    want: /interactions\[0\]\.request\.path must start with \//,
+  },
+  {
+    given: 'an unknown provider state',
+    args: (path) => ['--pact', path('bad', 'unknown-state.json')],
+    want: /unknown provider state "the moon is full" \(interaction "a request for the first page of orders"\)/,
+  },
+];
+
+describe.concurrent('the verify command with bad flags or bad pacts', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  beforeAll(async () => {
+    space = await workspace();
+    await mkdir(space.path('bad'));
+    await mkdir(space.path('empty'));
+    const [first] = fixtureInteractions('v1');
+    const bad = (name: string, content: unknown) =>
+      writeFile(space.path('bad', name), typeof content === 'string' ? content : JSON.stringify(content));
+    await Promise.all([
+      bad('not-json.json', '{ "consumer": '),
+      bad('no-interactions.json', { consumer: { name: 'c' }, provider: { name: 'print-order-api-v1' } }),
+      bad('other-provider.json', { ...fixturePact('v1'), provider: { name: 'someone-else' } }),
+      bad(
+        'bad-path.json',
+        fixturePact('v1', [{ ...first, request: { ...(first?.request as object), path: 'orders' } }]),
+      ),
+      bad(
+        'unknown-state.json',
+        fixturePact('v1', [{ ...first, providerStates: [{ name: 'the moon is full' }] }]),
+      ),
+    ]);
+  });
+  afterAll(() => space.remove());
+
+  for (const { given, args, env, want } of CASES) {
+    it(`exits 2 with one line of reason for ${given}`, async () => {
+      const { code, stdout, stderr } = await runCli(args(space.path), { cwd: space.dir, env: cliEnv(env) });
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(/^verify: /);
+      expect(stderr).toMatch(want);
+      expect(stderr).not.toContain(SECRET);
+    });
+  }
+});

@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishCommand, type RunReport, runPublishContracts, runVerify } from '../src/index.js';
+import { fixturePact, writeFixturePacts } from './helpers/fixture-pact.js';
+import { captureIo } from './helpers/io.js';
+import { startStubBroker } from './helpers/stub-broker.js';
+import { workspace } from './helpers/workspace.js';
+
+const TOKEN = 'broker-token-3c9e1f';
+
+describe('the verifier with a Pact Broker', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let broker: Awaited<ReturnType<typeof startStubBroker>>;
+
+  beforeAll(async () => {
+    space = await workspace();
+    broker = await startStubBroker({
+      'print-order-api-v1': fixturePact('v1'),
+      'print-order-api-v2': fixturePact('v2'),
+    });
+  });
+  afterAll(async () => {
+    await broker.close();
+    await space.remove();
+  });
+
+  it('fetches pacts by consumer-version selectors and publishes the results with the provider version', async () => {
+    const output = captureIo({
+      cwd: space.dir,
+      env: { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: TOKEN },
+    });
+    const code = await runVerify(
+      [
+        '--consumer-version-selector',
+        '{"branch":"main"}',
+        '--provider-version',
+        '2.4.0',
+        '--provider-branch',
+        'release',
+        '--publish',
+        '--report-dir',
+        space.path('reports'),
+      ],
+      output.io,
+    );
+    expect(output.stderr()).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(space.path('reports', 'verify-report.json'), 'utf8')) as RunReport;
+    expect(report.totals).toMatchObject({ verified: 20, failed: 0 });
+
+    const selection = broker.requests.find(
+      (request) => request.path === '/pacts/provider/print-order-api-v1/for-verification',
+    );
+    expect(selection?.body).toEqual({
+      consumerVersionSelectors: [{ branch: 'main' }],
+      includePendingStatus: true,
+      providerVersionBranch: 'release',
+    });
+    const published = broker.requests.filter((request) => request.path.endsWith('/verification-results'));
+    expect(published.map((request) => request.path).sort()).toEqual([
+      '/pacts/provider/print-order-api-v1/consumer/print-order-client/version/1.0.0/verification-results',
+      '/pacts/provider/print-order-api-v2/consumer/print-order-client/version/1.0.0/verification-results',
+    ]);
+    expect(published[0]?.body).toMatchObject({ success: true, providerApplicationVersion: '2.4.0' });
+    expect(broker.requests.map((request) => `${request.method} ${request.path}`)).toContain(
+      'PUT /pacticipants/print-order-api-v1/branches/release/versions/2.4.0',
+    );
+    expect(broker.requests.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(output.stdout()).not.toContain(TOKEN);
+  });
+});
+
+describe('pnpm contracts:publish', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let broker: Awaited<ReturnType<typeof startStubBroker>>;
+
+  beforeAll(async () => {
+    space = await workspace();
+    await writeFixturePacts(space.path('contracts'));
+    broker = await startStubBroker({});
+  });
+  afterAll(async () => {
+    await broker.close();
+    await space.remove();
+  });
+
+  it('builds the official `pact broker publish` command, with no credential in it', () => {
+    expect(
+      publishCommand({
+        brokerUrl: 'https://broker.example.com',
+        contractsDir: 'contracts',
+        consumerVersion: 'abc123',
+        branch: 'main',
+        tags: ['nightly'],
+        buildUrl: undefined,
+        dryRun: false,
+      }),
+    ).toEqual([
+      'broker',
+      'publish',
+      'contracts',
+      '--broker-base-url',
+      'https://broker.example.com',
+      '--consumer-app-version',
+      'abc123',
+      '--branch',
+      'main',
+      '--tag',
+      'nightly',
+    ]);
+  });
+
+  it('publishes contracts/ through the official Pact CLI, which sends both pacts to the broker', async () => {
+    const output = captureIo({ cwd: space.dir, env: { PATH: process.env.PATH, PACT_BROKER_TOKEN: TOKEN } });
+    const code = await runPublishContracts(
+      [
+        '--broker-url',
+        broker.url,
+        '--consumer-version',
+        '1.2.3',
+        '--branch',
+        'main',
+        '--contracts',
+        space.path('contracts'),
+      ],
+      output.io,
+    );
+    expect(code).toBe(0);
+    const publish = broker.requests.find((request) => request.path === '/contracts/publish');
+    expect(publish?.authorization).toBe(`Bearer ${TOKEN}`);
+    const body = publish?.body as {
+      pacticipantName: string;
+      pacticipantVersionNumber: string;
+      branch: string;
+      contracts: { providerName: string }[];
+    };
+    expect(body).toMatchObject({
+      pacticipantName: 'print-order-client',
+      pacticipantVersionNumber: '1.2.3',
+      branch: 'main',
+    });
+    const providers = broker.requests
+      .filter((request) => request.path === '/contracts/publish')
+      .flatMap((request) => (request.body as typeof body).contracts.map((contract) => contract.providerName));
+    expect(providers.sort()).toEqual(['print-order-api-v1', 'print-order-api-v2']);
+    expect(output.stdout()).not.toContain(TOKEN);
+  });
+});

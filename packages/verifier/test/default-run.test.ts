@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import type { SampleApi } from '@print-contracts/sample-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
+import { writeFixturePacts } from './helpers/fixture-pact.js';
+import { captureIo } from './helpers/io.js';
+import { credentialEnv, sampleTarget } from './helpers/targets.js';
+import { workspace } from './helpers/workspace.js';
+
+describe('the default run (no flags)', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  beforeAll(async () => {
+    space = await workspace();
+  });
+  afterAll(() => space.remove());
+
+  it('verifies every interaction of contracts/ against the embedded sample API, both versions green', async () => {
+    const output = captureIo({ cwd: space.dir });
+    // Only the report folder moves; the pacts are the repository's contracts/.
+    const code = await runVerify(['--report-dir', space.path('reports')], output.io);
+    expect(output.stderr()).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(space.path('reports', REPORT_FILES.json), 'utf8')) as RunReport;
+    expect(report.target).toMatchObject({ kind: 'embedded', control: true });
+    expect(report.totals.failed).toBe(0);
+    expect(report.totals.notVerifiable).toBe(0);
+    expect(report.byVersion.v1?.verified).toBeGreaterThan(0);
+    expect(report.byVersion.v2?.verified).toBeGreaterThan(0);
+    expect(report.teardown.open).toBe(0);
+  });
+});
+
+describe('the --strict flag', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let api: SampleApi;
+  beforeAll(async () => {
+    space = await workspace();
+    await writeFixturePacts(space.path('pacts'), ['v2']);
+    api = await sampleTarget({ control: false });
+  });
+  afterAll(async () => {
+    await api.close();
+    await space.remove();
+  });
+
+  it('turns interactions not verifiable here into failures (exit 1)', async () => {
+    const run = async (strict: boolean) => {
+      const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+      const flags = [
+        '--base-url',
+        api.url,
+        '--mode',
+        'sample',
+        '--pact',
+        space.path('pacts'),
+        '--report-dir',
+        space.path(`r-${strict}`),
+      ];
+      return runVerify(strict ? [...flags, '--strict'] : flags, output.io);
+    };
+    expect(await run(false)).toBe(0);
+    expect(await run(true)).toBe(1);
+    const junit = readFileSync(space.path('r-true', REPORT_FILES.junit), 'utf8');
+    expect(junit).toContain('type="not-verifiable"');
+  });
+});

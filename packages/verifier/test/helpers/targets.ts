@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type CredentialSet, type SampleApi, startSampleApi } from '@print-contracts/sample-api';
+import { request } from 'undici';
+
+export const TLS_CERT = fileURLToPath(new URL('../fixtures/tls/loopback-cert.pem', import.meta.url));
+const TLS_KEY = fileURLToPath(new URL('../fixtures/tls/loopback-key.pem', import.meta.url));
+
+/** A sample API for one test file: no seed orders, so every order in it was made by the run. */
+export function sampleTarget(
+  options: { credentials?: CredentialSet[]; processingDelayMs?: number; control?: boolean } = {},
+) {
+  return startSampleApi({ seedOrders: false, processingDelayMs: 10, control: true, ...options });
+}
+
+/** Environment naming the sample API's two demo credential sets, as a URL target needs. */
+export function credentialEnv(api: SampleApi): Record<string, string> {
+  const [main, other] = api.credentials;
+  return {
+    PRINT_API_USER_ID: main?.userId ?? '',
+    PRINT_API_SECRET: main?.secret ?? '',
+    ...(other ? { PRINT_API_OTHER_USER_ID: other.userId, PRINT_API_OTHER_SECRET: other.secret } : {}),
+  };
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+const close = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+/** A bare node:http target that answers every request with the same status and JSON body. */
+export async function fixedTarget(status: number, body: (req: IncomingMessage) => unknown) {
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const text = JSON.stringify(body(req));
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(text);
+    });
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}/api`, close: () => close(server) };
+}
+
+/** What an HTTPS front forwarded: method, path and body of each request. */
+export interface Forwarded {
+  readonly method: string;
+  readonly path: string;
+  readonly body: string;
+}
+
+/** An HTTPS front on loopback (self-signed, see fixtures/tls) that forwards to `origin` and logs what it forwards. */
+export async function httpsFront(origin: string) {
+  const forwarded: Forwarded[] = [];
+  const server = createHttpsServer(
+    { cert: readFileSync(TLS_CERT), key: readFileSync(TLS_KEY) },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        const body = Buffer.concat(chunks);
+        forwarded.push({ method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') });
+        const headers = { ...req.headers };
+        delete headers.host;
+        delete headers.connection;
+        try {
+          const answer = await request(`${origin}${req.url}`, {
+            method: (req.method ?? 'GET') as 'GET',
+            headers,
+            body: body.length > 0 ? body : undefined,
+          });
+          const text = await answer.body.text();
+          res.writeHead(answer.statusCode, {
+            'content-type': String(answer.headers['content-type'] ?? 'application/json'),
+          });
+          res.end(text);
+        } catch {
+          res.destroy();
+        }
+      });
+    },
+  );
+  const port = await listen(server as unknown as Server);
+  return { url: `https://127.0.0.1:${port}/api`, forwarded, close: () => close(server as unknown as Server) };
+}

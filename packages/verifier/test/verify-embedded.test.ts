@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
+import { writeFixturePacts } from './helpers/fixture-pact.js';
+import { captureIo } from './helpers/io.js';
+import { workspace } from './helpers/workspace.js';
+
+describe('the verifier against the embedded sample API', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let code: number;
+  let output: ReturnType<typeof captureIo>;
+  let report: RunReport;
+
+  beforeAll(async () => {
+    space = await workspace();
+    await writeFixturePacts(space.path('pacts'));
+    output = captureIo({ cwd: space.dir });
+    code = await runVerify(['--pact', space.path('pacts'), '--report-dir', space.path('reports')], output.io);
+    report = JSON.parse(readFileSync(space.path('reports', REPORT_FILES.json), 'utf8')) as RunReport;
+  });
+  afterAll(() => space.remove());
+
+  it('verifies every interaction of both versions and exits 0', () => {
+    expect(output.stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(report.totals).toEqual({ verified: 20, failed: 0, notVerifiable: 0, total: 20 });
+    expect(Object.keys(report.byVersion)).toEqual(['v1', 'v2']);
+  });
+
+  it('prints progress (state, request, verdict) and the matrix', () => {
+    const text = output.stdout();
+    expect(text).toContain('state v1 "an order in production exists" → ready');
+    expect(text).toMatch(/→ v2 DELETE \/api\/orders\/\d+ → 500/);
+    expect(text).toContain('✓ v1 a request to cancel an order');
+    expect(text).toMatch(/a request for an order by uuid\s+verified\s+verified/);
+  });
+
+  it('writes the JUnit XML, JSON and Markdown reports', () => {
+    expect(readFileSync(space.path('reports', REPORT_FILES.junit), 'utf8')).toContain(
+      '<testsuite name="print-order-api-v2" tests="10" failures="0"',
+    );
+    expect(readFileSync(space.path('reports', REPORT_FILES.markdown), 'utf8')).toContain(
+      '| a request to cancel an order in production | ✅ verified | ✅ verified |',
+    );
+  });
+
+  it('tears down every order it created and leaves no ledger behind', () => {
+    expect(report.teardown.open).toBe(0);
+    expect(report.teardown.settled).toBeGreaterThanOrEqual(10);
+    expect(existsSync(space.path('reports', 'verify-ledger.jsonl'))).toBe(false);
+  });
+});
