@@ -82,7 +82,9 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.#options.timeoutMs } });
     this.#secrets = [this.#options.secret];
     const { versionHeader } = this.#options;
-    const reserved = new Set([USER_ID_HEADER, SECRET_HEADER, versionHeader ? versionHeader.name : ''].map(lower));
+    const reserved = new Set(
+      [USER_ID_HEADER, SECRET_HEADER, versionHeader ? versionHeader.name : ''].map(lower),
+    );
     const extra = Object.entries(this.#options.headers).filter(([name]) => !reserved.has(lower(name)));
     this.#headers = {
       ...Object.fromEntries(extra),
