@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const packages = fileURLToPath(new URL('./packages', import.meta.url));
 
 /**
  * Tests import sibling packages from their TypeScript sources, so a test run never
@@ -9,17 +9,11 @@ const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/i
  */
 export const sharedTestConfig = defineConfig({
   resolve: {
-    // The subpath first: a bare package name would also match it as a prefix.
-    alias: {
-      '@print-contracts/consumer-contracts/vocabulary': source('consumer-contracts').replace(
-        /index\.ts$/,
-        'vocabulary.ts',
-      ),
-      '@print-contracts/client': source('client'),
-      '@print-contracts/sample-api': source('sample-api'),
-      '@print-contracts/consumer-contracts': source('consumer-contracts'),
-      '@print-contracts/verifier': source('verifier'),
-    },
+    // `@print-contracts/x` → packages/x/src/index.ts, `@print-contracts/x/entry` → packages/x/src/entry.ts.
+    alias: [
+      { find: /^@print-contracts\/([^/]+)\/([^/]+)$/, replacement: `${packages}/$1/src/$2.ts` },
+      { find: /^@print-contracts\/([^/]+)$/, replacement: `${packages}/$1/src/index.ts` },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

@@ -18,9 +18,9 @@ process.env.PACT_DO_NOT_TRACK = 'true';
 const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 const sections: [string, () => Promise<BenchRow[]>][] = [
-  ['client', () => benchClientThroughput(5, 3_000)],
-  ['sample API', () => benchSampleApiThroughput(3, 3)],
-  ['verifier at scale', () => benchVerifierScale([10, 100, 1_000], 3)],
+  ['client', () => benchClientThroughput(5, 2_000)],
+  ['sample API', () => benchSampleApiThroughput(3, 2)],
+  ['verifier at scale', () => benchVerifierScale({ 10: 5, 100: 3, 1000: 2 })],
   ['verify wall time', () => benchVerifyWall(3)],
   ['consumer suite', () => benchConsumerSuite(3)],
   ['soak', async () => (await benchSoak(2_000, 32)).rows],
@@ -41,7 +41,7 @@ const report: BenchReport = {
 };
 const misses = rows.filter((row) => !row.met);
 const missText = misses.length
-  ? `## Budgets missed\n\n${misses.map((row) => `- ${row.area}, ${row.what}: see the note above.`).join('\n')}\n`
+  ? `## Budgets missed\n\n${misses.map((row) => `- ${row.area}, ${row.what}: ${row.note ?? 'no explanation recorded'}`).join('\n')}\n`
   : 'Every budget was met in this run.\n';
 
 await writeFile(`${BENCH_DIR}results.json`, `${JSON.stringify(report, null, 2)}\n`);

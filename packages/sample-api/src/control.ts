@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toFieldIssues } from '@print-contracts/client';
 import { z } from 'zod';
+import { CONTROL_BASE_PATH, CONTROL_STATES } from './control-surface.js';
 import { ApiAnswerError } from './errors/api-answer-error.js';
 import { isClientGoneError } from './errors/client-gone-error.js';
 import { isSampleApiConfigurationError } from './errors/configuration-error.js';
@@ -10,12 +11,9 @@ import { describeIssues } from './handlers/issues.js';
 import { type Answer, answerFor, jsonAnswer, send } from './http/answer.js';
 import { readJsonBody } from './http/read-body.js';
 import { decodeSegment } from './http/request-target.js';
-import { applyControlState, CONTROL_STATES } from './store/order-lifecycle.js';
+import { applyControlState } from './store/order-lifecycle.js';
 import { type OrderRecord, visibility } from './store/order-record.js';
 import type { OrderStore } from './store/order-store.js';
-
-/** Where the control surface lives: outside `/api`, so no vendor path can collide with it. */
-export const CONTROL_BASE_PATH = '/__control';
 
 export interface ControlSurfaceOptions {
   readonly store: OrderStore;

@@ -5,7 +5,7 @@ import {
   USER_ID_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
-import { CONTROL_BASE_PATH } from './control.js';
+import { CONTROL_BASE_PATH } from './control-surface.js';
 import { type CredentialSet, DEMO_CREDENTIALS } from './credentials.js';
 import { isSampleApiConfigurationError } from './errors/configuration-error.js';
 import { DEFAULT_HOST, DEFAULT_PROCESSING_DELAY_MS } from './options.js';

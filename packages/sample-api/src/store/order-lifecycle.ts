@@ -1,4 +1,5 @@
 import type { OrderDetail, OrderLine, OrderLineStatus } from '@print-contracts/client';
+import type { ControlState } from '../control-surface.js';
 import type { OrderRecord } from './order-record.js';
 
 /** Line statuses in which the vendor still lets an order change. */
@@ -36,20 +37,6 @@ export function cancel(record: OrderRecord, reason: string): void {
   for (const line of record.detail.lines) line.status = 'cancelled';
   record.cancelReason = reason;
 }
-
-/**
- * States the control surface can put an order in, including those the public API cannot
- * reach (in production, shipped, creation failed).
- */
-export const CONTROL_STATES = [
-  'processing',
-  'in-production',
-  'shipped',
-  'completed',
-  'cancelled',
-  'creation-failed',
-] as const;
-export type ControlState = (typeof CONTROL_STATES)[number];
 
 /** Message of the 404 for an order whose creation failed; the client recognises /fail/i. */
 export const creationFailedMessage = (reason: string) => `Order creation failed: ${reason}`;

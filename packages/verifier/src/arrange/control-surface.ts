@@ -1,5 +1,5 @@
-import type { ControlState } from '@print-contracts/sample-api';
-import { CONTROL_BASE_PATH } from '@print-contracts/sample-api';
+import type { ControlState } from '@print-contracts/sample-api/control-surface';
+import { CONTROL_BASE_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 
 /**

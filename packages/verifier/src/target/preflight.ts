@@ -1,5 +1,5 @@
 import { SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
-import { CONTROL_BASE_PATH } from '@print-contracts/sample-api';
+import { CONTROL_BASE_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { TargetError } from '../errors/target-error.js';
 import { describeTransportFailure } from '../replay/wire.js';

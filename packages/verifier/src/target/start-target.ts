@@ -1,4 +1,4 @@
-import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
+import type { SampleApi } from '@print-contracts/sample-api';
 import type { TargetOptions } from '../options/verify-options.js';
 import type { Target } from './target.js';
 
@@ -25,6 +25,8 @@ export async function startTarget(options: TargetOptions): Promise<StartedTarget
       },
     };
   }
+  // Loaded only here: a run against a URL target never pays for the simulator's modules.
+  const { startSampleApi } = await import('@print-contracts/sample-api');
   const sampleApi = await startSampleApi({ processingDelayMs: options.processingDelayMs, control: true });
   const [main, other] = sampleApi.credentials;
   if (!main) throw new TypeError('The sample API started without credentials');
