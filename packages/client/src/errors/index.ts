@@ -1,3 +1,4 @@
+export { CodedError, hasErrorCode, hasOneOfCodes } from './coded-error.js';
 export { ConfigurationError, isConfigurationError } from './configuration-error.js';
 export { HttpError, type HttpErrorDetails, isHttpError } from './http-error.js';
 export { type FieldIssue, formatPath, toFieldIssues } from './issues.js';

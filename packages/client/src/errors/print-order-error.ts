@@ -1,3 +1,5 @@
+import { CodedError, hasErrorCode, hasOneOfCodes } from './coded-error.js';
+
 /** Stable codes, one per error class, so callers can branch without `instanceof`. */
 export const ERROR_CODES = {
   http: 'ERR_PRINT_HTTP',
@@ -12,25 +14,13 @@ export const ERROR_CODES = {
 export type PrintOrderErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Base of every error the client throws. None of them ever holds a credential. */
-export class PrintOrderError extends Error {
+export class PrintOrderError extends CodedError<PrintOrderErrorCode> {
   override readonly name: string = 'PrintOrderError';
-  readonly code: PrintOrderErrorCode;
-
-  constructor(code: PrintOrderErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 /** True for any of the client's errors, also one thrown in another realm or copy of the package. */
-export function isPrintOrderError(error: unknown): error is PrintOrderError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { code?: unknown }).code === 'string' &&
-    (Object.values(ERROR_CODES) as string[]).includes((error as { code: string }).code)
-  );
-}
+export const isPrintOrderError = (error: unknown): error is PrintOrderError =>
+  hasOneOfCodes(error, ERROR_CODES);
 
 export const hasCode = <T>(error: unknown, code: PrintOrderErrorCode): error is T =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+  hasErrorCode<T>(error, code);

@@ -1,3 +1,5 @@
+import { CodedError, hasErrorCode } from '@print-contracts/client';
+
 /** Stable codes, one per error class, so callers can branch without `instanceof`. */
 export const ERROR_CODES = {
   pactOutput: 'ERR_CONTRACTS_PACT_OUTPUT',
@@ -8,15 +10,9 @@ export const ERROR_CODES = {
 export type ConsumerContractsErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Base of every error the consumer-contracts package throws. */
-export class ConsumerContractsError extends Error {
+export class ConsumerContractsError extends CodedError<ConsumerContractsErrorCode> {
   override readonly name: string = 'ConsumerContractsError';
-  readonly code: ConsumerContractsErrorCode;
-
-  constructor(code: ConsumerContractsErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 export const hasCode = <T>(error: unknown, code: ConsumerContractsErrorCode): error is T =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+  hasErrorCode<T>(error, code);

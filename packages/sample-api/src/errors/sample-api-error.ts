@@ -1,3 +1,5 @@
+import { CodedError, hasErrorCode, hasOneOfCodes } from '@print-contracts/client';
+
 /** Stable codes, one per error class, so callers can branch without `instanceof`. */
 export const SAMPLE_API_ERROR_CODES = {
   answer: 'ERR_SAMPLE_API_ANSWER',
@@ -8,21 +10,13 @@ export const SAMPLE_API_ERROR_CODES = {
 export type SampleApiErrorCode = (typeof SAMPLE_API_ERROR_CODES)[keyof typeof SAMPLE_API_ERROR_CODES];
 
 /** Base of every error the sample API throws; `code` stays stable across versions and realms. */
-export class SampleApiError extends Error {
+export class SampleApiError extends CodedError<SampleApiErrorCode> {
   override readonly name: string = 'SampleApiError';
-  readonly code: SampleApiErrorCode;
-
-  constructor(code: SampleApiErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 export const hasSampleApiCode = <T>(error: unknown, code: SampleApiErrorCode): error is T =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+  hasErrorCode<T>(error, code);
 
 /** True for any error of the sample API, also one thrown by another copy of the package. */
 export const isSampleApiError = (error: unknown): error is SampleApiError =>
-  typeof error === 'object' &&
-  error !== null &&
-  (Object.values(SAMPLE_API_ERROR_CODES) as unknown[]).includes((error as { code?: unknown }).code);
+  hasOneOfCodes(error, SAMPLE_API_ERROR_CODES);

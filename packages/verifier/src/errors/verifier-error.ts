@@ -1,3 +1,5 @@
+import { CodedError, hasErrorCode, hasOneOfCodes } from '@print-contracts/client';
+
 /** Stable codes, one per error class, so callers branch without `instanceof`. */
 export const VERIFIER_ERROR_CODES = {
   usage: 'ERR_VERIFY_USAGE',
@@ -15,21 +17,13 @@ export type VerifierErrorCode = (typeof VERIFIER_ERROR_CODES)[keyof typeof VERIF
  * or could not go on" (exit 2); its message is one line, fit to print as is, and never
  * holds a credential.
  */
-export class VerifierError extends Error {
+export class VerifierError extends CodedError<VerifierErrorCode> {
   override readonly name: string = 'VerifierError';
-  readonly code: VerifierErrorCode;
-
-  constructor(code: VerifierErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 /** True for any of the verifier's own errors, also from another realm or copy of the package. */
-export function isVerifierError(error: unknown): error is VerifierError {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (Object.values(VERIFIER_ERROR_CODES) as string[]).includes(code);
-}
+export const isVerifierError = (error: unknown): error is VerifierError =>
+  hasOneOfCodes(error, VERIFIER_ERROR_CODES);
 
 export const hasVerifierCode = <T>(error: unknown, code: VerifierErrorCode): error is T =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+  hasErrorCode<T>(error, code);
