@@ -1,8 +1,7 @@
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { API_VERSIONS, type ApiVersion, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import { isStubServerError } from '../errors/stub-server-error.js';
-import { PLACEHOLDER_CREDENTIALS } from '../placeholders.js';
 import { STUB_STATE_HEADER, startStubServer } from './stub-server.js';
 
 /** Where the command writes and what stops it; tests pass their own. */
@@ -61,7 +60,7 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
     });
     io.stdout.write(
       `Pact stub server for ${stub.versions.join(' and ')} listening at ${stub.url}\n` +
-        `Send any ${Object.keys(PLACEHOLDER_CREDENTIALS).join(' and ')} (matched by type) and the version header.\n` +
+        `Send any ${USER_ID_HEADER} and ${SECRET_HEADER} (matched by type) and the version header.\n` +
         `Where one request fits several interactions, name the provider state in ${STUB_STATE_HEADER} (a regex).\n` +
         'Ctrl-C stops it.\n',
     );
