@@ -62,6 +62,17 @@ describe('the published packages', () => {
     expect(names.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['@print-contracts/consumer-contracts/vocabulary', 'PROVIDER_STATES', 'object'],
+    ['@print-contracts/sample-api/control-surface', 'CONTROL_BASE_PATH', 'string'],
+  ])('the light entry %s resolves from its tarball and exports %s', async (entry, name, type) => {
+    const script = `const m = await import('${entry}'); console.log(typeof m.${name});`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: join(scratch, 'app'),
+    });
+    expect(stdout.trim()).toBe(type);
+  });
+
   it('ships type declarations beside the code of every package', async () => {
     for (const name of PACKAGES) {
       const dir = join(scratch, 'app', 'node_modules', '@print-contracts', name, 'dist');
