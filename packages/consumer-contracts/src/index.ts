@@ -47,10 +47,8 @@ export {
   type RawRule,
   successStatus,
 } from './matchers.js';
-export { pactCliBinary } from './pact-cli.js';
 export {
   asPact,
-  canonicalJson,
   collectPacts,
   normalisePact,
   type PactFile,
@@ -61,18 +59,8 @@ export {
   serialisePact,
   sortKeys,
 } from './pact-files.js';
-export { CONSUMER_NAME, pactFileName, providerName } from './participants.js';
-export { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from './placeholders.js';
-export {
-  findProviderState,
-  PROVIDER_STATES,
-  type ProviderStateDefinition,
-  type ProviderStateKey,
-  type ProviderStateName,
-} from './provider-states.js';
 export { type ClientSetup, type CredentialsSent, requestHeaders } from './request-headers.js';
 export {
-  API_BASE_PATH,
   type InjectedKey,
   type InjectedPath,
   injectedOrderPath,
@@ -85,3 +73,5 @@ export {
   type StubServerOptions,
   startStubServer,
 } from './stub/stub-server.js';
+// The contract vocabulary (states, participants, placeholders), also importable without Pact's runtime.
+export * from './vocabulary.js';

@@ -14,12 +14,19 @@ const REFUSED_EXAMPLE = 401;
 describe.each(API_VERSIONS)('the orders client with refused credentials (%s)', (version) => {
   const pact = contractPact(version, import.meta.url);
 
-  it(`${version}: is refused when a request arrives without credentials`, () =>
+  it.each([
+    {
+      credentials: 'none',
+      refused: 'when a request arrives without credentials',
+      request: 'without credentials',
+    },
+    { credentials: 'wrong-secret', refused: 'with a wrong secret', request: 'with a wrong secret' },
+  ] as const)(`${version}: is refused $refused`, ({ credentials, request: which }) =>
     pact
       .addInteraction()
-      .uponReceiving('a request for the orders without credentials')
+      .uponReceiving(`a request for the orders ${which}`)
       .withRequest(listOrders.method, orderPath(listOrders), (request) =>
-        request.headers(pact.requestHeaders({ credentials: 'none' })),
+        request.headers(pact.requestHeaders({ credentials })),
       )
       .willRespondWith(clientErrorStatus(REFUSED_EXAMPLE))
       .executeTest(
@@ -28,27 +35,10 @@ describe.each(API_VERSIONS)('the orders client with refused credentials (%s)', (
             const error = await client.listOrders().catch((caught: unknown) => caught);
             expect(isHttpError(error) && error.status).toBe(REFUSED_EXAMPLE);
           },
-          { credentials: 'none' },
+          { credentials },
         ),
-      ));
-
-  it(`${version}: is refused with a wrong secret`, () =>
-    pact
-      .addInteraction()
-      .uponReceiving('a request for the orders with a wrong secret')
-      .withRequest(listOrders.method, orderPath(listOrders), (request) =>
-        request.headers(pact.requestHeaders({ credentials: 'wrong-secret' })),
-      )
-      .willRespondWith(clientErrorStatus(REFUSED_EXAMPLE))
-      .executeTest(
-        pact.withClient(
-          async (client) => {
-            const error = await client.listOrders().catch((caught: unknown) => caught);
-            expect(isHttpError(error) && error.status).toBe(REFUSED_EXAMPLE);
-          },
-          { credentials: 'wrong-secret' },
-        ),
-      ));
+      ),
+  );
 
   it(`${version}: gets a 404 for an order of another credential set`, () =>
     pact

@@ -5,7 +5,7 @@ import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, fixedTarget, sampleTarget } from './helpers/targets.js';
+import { credentialEnv, fixedTarget, sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 describe('the verifier against a target that breaks the contract', () => {
@@ -28,17 +28,13 @@ describe('the verifier against a target that breaks the contract', () => {
     const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
     const reports = space.path('broken');
     const code = await runVerify(
-      [
-        '--base-url',
-        api.url,
-        '--mode',
-        'sample',
-        '--control',
-        '--pact',
-        space.path('pacts'),
-        '--report-dir',
-        reports,
-      ],
+      verifyArgs({
+        baseUrl: api.url,
+        mode: 'sample',
+        control: true,
+        pact: space.path('pacts'),
+        reports: reports,
+      }),
       output.io,
     );
     api.setFaults([]);
@@ -72,18 +68,13 @@ describe('the verifier against a target that breaks the contract', () => {
         env: { PRINT_API_USER_ID: 'fixed-user', PRINT_API_SECRET: 'fixed-target-secret' },
       });
       const code = await runVerify(
-        [
-          '--base-url',
-          broken.url,
-          '--mode',
-          'sample',
-          '--api-version',
-          'v2',
-          '--pact',
-          space.path('pacts'),
-          '--report-dir',
-          space.path('r500'),
-        ],
+        verifyArgs({
+          baseUrl: broken.url,
+          mode: 'sample',
+          pact: space.path('pacts'),
+          reports: space.path('r500'),
+          extra: ['--api-version', 'v2'],
+        }),
         output.io,
       );
       expect(code).toBe(1);

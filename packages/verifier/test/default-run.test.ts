@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
-import { credentialEnv, sampleTarget } from './helpers/targets.js';
+import { credentialEnv, sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 describe('the default run (no flags)', () => {
@@ -46,16 +46,12 @@ describe('the --strict flag', () => {
   it('turns interactions not verifiable here into failures (exit 1)', async () => {
     const run = async (strict: boolean) => {
       const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
-      const flags = [
-        '--base-url',
-        api.url,
-        '--mode',
-        'sample',
-        '--pact',
-        space.path('pacts'),
-        '--report-dir',
-        space.path(`r-${strict}`),
-      ];
+      const flags = verifyArgs({
+        baseUrl: api.url,
+        mode: 'sample',
+        pact: space.path('pacts'),
+        reports: space.path(`r-${strict}`),
+      });
       return runVerify(strict ? [...flags, '--strict'] : flags, output.io);
     };
     expect(await run(false)).toBe(0);

@@ -5,7 +5,7 @@ import { type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, sampleTarget } from './helpers/targets.js';
+import { credentialEnv, sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 /** Each fault on `GET /orders`, and what the failed interaction's reason must say. */
@@ -55,19 +55,14 @@ describe('the verifier against a target with faults on GET /orders', () => {
       const reports = space.path(`fault-${index}`);
       const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
       const code = await runVerify(
-        [
-          '--base-url',
-          api.url,
-          '--mode',
-          'sample',
-          '--control',
-          '--request-timeout',
-          '400',
-          '--pact',
-          space.path('pacts'),
-          '--report-dir',
-          reports,
-        ],
+        verifyArgs({
+          baseUrl: api.url,
+          mode: 'sample',
+          control: true,
+          pact: space.path('pacts'),
+          reports: reports,
+          extra: ['--request-timeout', '400'],
+        }),
         output.io,
       );
       api.setFaults([]);

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCli, spawnCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, sampleTarget } from './helpers/targets.js';
+import { credentialEnv, sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 /** Long enough that an interrupt lands while the run still waits for its orders to be created. */
@@ -24,17 +24,13 @@ describe('the verify command interrupted mid-run', () => {
 
   const start = async (reports: string) => {
     api = await sampleTarget({ processingDelayMs: PROCESSING_DELAY_MS });
-    const args = [
-      '--base-url',
-      api.url,
-      '--mode',
-      'sample',
-      '--control',
-      '--pact',
-      space.path('pacts'),
-      '--report-dir',
-      reports,
-    ];
+    const args = verifyArgs({
+      baseUrl: api.url,
+      mode: 'sample',
+      control: true,
+      pact: space.path('pacts'),
+      reports: reports,
+    });
     const run = spawnCli(args, { cwd: space.dir, env: cliEnv(credentialEnv(api)) });
     await run.waitFor('Plan:');
     // Let the create requests land: the orders now exist and are being processed.

@@ -5,7 +5,7 @@ import type { RunReport } from '../src/index.js';
 import { cliEnv, runCli } from './helpers/cli.js';
 import { fixtureInteractions, testOrderBody, writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, httpsFront, sampleTarget, TLS_CERT } from './helpers/targets.js';
+import { credentialEnv, httpsFront, sampleTarget, TLS_CERT, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 describe('the verify command in live mode', () => {
@@ -34,16 +34,12 @@ describe('the verify command in live mode', () => {
     api = await sampleTarget({ control: false });
     front = await httpsFront(api.origin);
     result = await runCli(
-      [
-        '--base-url',
-        front.url,
-        '--mode',
-        'live',
-        '--pact',
-        space.path('pacts'),
-        '--report-dir',
-        space.path('reports'),
-      ],
+      verifyArgs({
+        baseUrl: front.url,
+        mode: 'live',
+        pact: space.path('pacts'),
+        reports: space.path('reports'),
+      }),
       // Only the main credential set; the self-signed loopback certificate is trusted for this run.
       {
         cwd: space.dir,

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { sampleTarget } from './helpers/targets.js';
+import { sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 const SECRET = 'Zq7-distinctive-main-secret-4f1c9e';
@@ -76,17 +76,13 @@ describe('the verify command with a distinctive secret', () => {
     });
     front = await leakyFront(api);
     result = await runCli(
-      [
-        '--base-url',
-        front.url,
-        '--mode',
-        'sample',
-        '--control',
-        '--pact',
-        space.path('pacts'),
-        '--report-dir',
-        space.path('reports'),
-      ],
+      verifyArgs({
+        baseUrl: front.url,
+        mode: 'sample',
+        control: true,
+        pact: space.path('pacts'),
+        reports: space.path('reports'),
+      }),
       {
         cwd: space.dir,
         env: cliEnv({

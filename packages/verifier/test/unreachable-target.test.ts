@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
+import { verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 /** A loopback port nobody listens on: bound, then released. */
@@ -29,16 +30,12 @@ describe('the verifier with an unreachable target', () => {
       env: { PRINT_API_USER_ID: 'someone', PRINT_API_SECRET: 'something' },
     });
     const code = await runVerify(
-      [
-        '--base-url',
-        `http://127.0.0.1:${port}/api`,
-        '--mode',
-        'sample',
-        '--pact',
-        space.path('pacts'),
-        '--report-dir',
-        space.path('reports'),
-      ],
+      verifyArgs({
+        baseUrl: `http://127.0.0.1:${port}/api`,
+        mode: 'sample',
+        pact: space.path('pacts'),
+        reports: space.path('reports'),
+      }),
       output.io,
     );
     expect(code).toBe(2);

@@ -97,3 +97,20 @@ export async function httpsFront(origin: string) {
   const port = await listen(server as unknown as Server);
   return { url: `https://127.0.0.1:${port}/api`, forwarded, close: () => close(server as unknown as Server) };
 }
+
+/** The flags of a run against a URL target, as a user would type them. */
+export function verifyArgs(run: {
+  baseUrl: string;
+  mode: 'sample' | 'live';
+  control?: boolean;
+  pact: string;
+  reports: string;
+  extra?: readonly string[];
+}): string[] {
+  return [
+    ...['--base-url', run.baseUrl, '--mode', run.mode],
+    ...(run.control ? ['--control'] : []),
+    ...['--pact', run.pact, '--report-dir', run.reports],
+    ...(run.extra ?? []),
+  ];
+}
