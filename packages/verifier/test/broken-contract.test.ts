@@ -33,7 +33,7 @@ describe('the verifier against a target that breaks the contract', () => {
         mode: 'sample',
         control: true,
         pact: space.path('pacts'),
-        reports: reports,
+        reports,
       }),
       output.io,
     );

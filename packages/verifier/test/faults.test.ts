@@ -60,7 +60,7 @@ describe('the verifier against a target with faults on GET /orders', () => {
           mode: 'sample',
           control: true,
           pact: space.path('pacts'),
-          reports: reports,
+          reports,
           extra: ['--request-timeout', '400'],
         }),
         output.io,

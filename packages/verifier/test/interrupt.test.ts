@@ -29,7 +29,7 @@ describe('the verify command interrupted mid-run', () => {
       mode: 'sample',
       control: true,
       pact: space.path('pacts'),
-      reports: reports,
+      reports,
     });
     const run = spawnCli(args, { cwd: space.dir, env: cliEnv(credentialEnv(api)) });
     await run.waitFor('Plan:');

@@ -103,10 +103,10 @@ export function fixtureInteractions(version: ApiVersion): Json[] {
       matchingRules: { body: { $: rule('type') } },
     },
   };
-  const cancel = {
+  const cancelWith = (description: string, state: string, response: { status: number; body: unknown }) => ({
     type: 'Synchronous/HTTP',
-    description: 'a request to cancel an order',
-    providerStates: [{ name: PROVIDER_STATES.orderExists.name, params: {} }],
+    description,
+    providerStates: [{ name: state, params: {} }],
     request: {
       method: 'DELETE',
       ...injected('id', '1001'),
@@ -114,21 +114,17 @@ export function fixtureInteractions(version: ApiVersion): Json[] {
       matchingRules: auth.matchingRules,
       body: jsonBody({ reason: 'Ordered by mistake' }),
     },
-    response: { status: 200, body: jsonBody({ success: true }) },
-  };
-  const cancelInProduction = {
-    type: 'Synchronous/HTTP',
-    description: 'a request to cancel an order in production',
-    providerStates: [{ name: PROVIDER_STATES.orderInProductionExists.name, params: {} }],
-    request: {
-      method: 'DELETE',
-      ...injected('id', '1001'),
-      headers: { ...auth.headers, 'Content-Type': ['application/json'] },
-      matchingRules: auth.matchingRules,
-      body: jsonBody({ reason: 'Ordered by mistake' }),
-    },
-    response: { status: 500, body: jsonBody({ message: 'Cancel order failed' }) },
-  };
+    response: { status: response.status, body: jsonBody(response.body) },
+  });
+  const cancel = cancelWith('a request to cancel an order', PROVIDER_STATES.orderExists.name, {
+    status: 200,
+    body: { success: true },
+  });
+  const cancelInProduction = cancelWith(
+    'a request to cancel an order in production',
+    PROVIDER_STATES.orderInProductionExists.name,
+    { status: 500, body: { message: 'Cancel order failed' } },
+  );
   const failed = {
     type: 'Synchronous/HTTP',
     description: 'a request for an order whose creation failed',
