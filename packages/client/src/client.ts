@@ -14,6 +14,7 @@ import {
   type OperationDefinition,
   type OperationName,
   operations,
+  queryKeys,
   type RequestBody,
   type ResponseBody,
 } from './operations.js';
@@ -53,8 +54,6 @@ export interface WaitOptions {
 
 /** The vendor's 404 for an order whose creation failed says so; until then it only says "not found". */
 const CREATION_FAILED = /fail/i;
-
-const QUERY_KEYS = ['limit', 'offset', 'status'] as const;
 
 const lower = (name: string) => name.toLowerCase();
 
@@ -185,7 +184,12 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       }
       const waited = Date.now() - started;
       if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage);
-      await backoff(pause, signal, 'GET', `${this.#options.basePath}${expandPath('/orders/{id}', uuid)}`);
+      await backoff(
+        pause,
+        signal,
+        'GET',
+        `${this.#options.basePath}${expandPath(operations.getOrder.path, uuid)}`,
+      );
       pause = Math.min(maxIntervalMs, pause * 2);
     }
   }
@@ -232,9 +236,10 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     let path = `${this.#options.basePath}${expandPath(operation.path, id)}`;
     if (operation.query && input.query) {
       const query = validate ? this.#check(name, listQuerySchema, input.query, ['query']) : input.query;
-      const pairs = QUERY_KEYS.filter((key) => query[key] !== undefined).map(
-        (key) => `${key}=${encodeURIComponent(String(query[key]))}`,
-      );
+      const values = query as Readonly<Record<string, unknown>>;
+      const pairs = queryKeys(operation)
+        .filter((key) => values[key] !== undefined)
+        .map((key) => `${key}=${encodeURIComponent(String(values[key]))}`);
       if (pairs.length > 0) path += `?${pairs.join('&')}`;
     }
     return path;

@@ -8,14 +8,19 @@ export {
 export * from './errors/index.js';
 export { EXAMPLE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
+  API_BASE_PATH,
+  DEFAULT_BASE_URL,
   expandPath,
+  fillPath,
   type HttpMethod,
+  ID_PLACEHOLDER,
   OPERATION_NAMES,
   type OperationDefinition,
   type OperationName,
   type Operations,
   operations,
   pathPattern,
+  queryKeys,
   type RequestBody,
   type ResponseBody,
 } from './operations.js';

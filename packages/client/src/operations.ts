@@ -17,6 +17,15 @@ import { API_VERSIONS, type ApiVersion } from './vendor.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * Where the orders interface lives below the vendor's origin: its base URL ends in it, and
+ * every path of the table is relative to it. The one place the kit writes it.
+ */
+export const API_BASE_PATH = '/api';
+
+/** The vendor's base URL: its origin and the base path. */
+export const DEFAULT_BASE_URL = `https://api.printdeal.com${API_BASE_PATH}`;
+
 type PerVersion<T> = Readonly<Record<ApiVersion, T>>;
 
 /** One operation of the orders interface, described once and read by every package. */
@@ -38,6 +47,19 @@ export interface OperationDefinition {
 }
 
 const both = <T>(value: T): PerVersion<T> => ({ v1: value, v2: value });
+
+/** Update with PUT; the vendor takes POST on the same path as the very same operation. */
+const UPDATE_ORDER = {
+  method: 'PUT',
+  path: '/orders/{id}',
+  summary: 'Updates an order with the whole payload or only the changed part',
+  versions: API_VERSIONS,
+  idempotent: false,
+  body: { v1: updateOrderV1Schema, v2: updateOrderV2Schema },
+  response: both(orderDetailSchema),
+  success: '2xx',
+  documentedErrors: { 400: 'invalid input, or a field that cannot change', 404: 'unknown order' },
+} as const satisfies OperationDefinition;
 
 /**
  * The orders interface, as a table. The client sends from it, the sample API routes and
@@ -76,27 +98,11 @@ export const operations = {
     success: '2xx',
     documentedErrors: { 400: 'invalid order data' },
   },
-  updateOrder: {
-    method: 'PUT',
-    path: '/orders/{id}',
-    summary: 'Updates an order with the whole payload or only the changed part',
-    versions: API_VERSIONS,
-    idempotent: false,
-    body: { v1: updateOrderV1Schema, v2: updateOrderV2Schema },
-    response: both(orderDetailSchema),
-    success: '2xx',
-    documentedErrors: { 400: 'invalid input, or a field that cannot change', 404: 'unknown order' },
-  },
+  updateOrder: UPDATE_ORDER,
   updateOrderWithPost: {
+    ...UPDATE_ORDER,
     method: 'POST',
-    path: '/orders/{id}',
     summary: 'Same as PUT on the same path: updates an order',
-    versions: API_VERSIONS,
-    idempotent: false,
-    body: { v1: updateOrderV1Schema, v2: updateOrderV2Schema },
-    response: both(orderDetailSchema),
-    success: '2xx',
-    documentedErrors: { 400: 'invalid input, or a field that cannot change', 404: 'unknown order' },
   },
   cancelOrder: {
     method: 'DELETE',
@@ -128,11 +134,28 @@ export type ResponseBody<N extends OperationName, V extends ApiVersion> = z.outp
   Operations[N]['response'][V]
 >;
 
-/** `/orders/{id}` with the id filled in and encoded. */
+/** The path template's placeholder for the order's numeric id or uuid. */
+export const ID_PLACEHOLDER = '{id}';
+
+/** `/orders/{id}` with the id filled in and encoded, relative to the base path. */
 export function expandPath(path: OperationDefinition['path'], id?: string | number): string {
-  if (path === '/orders') return path;
+  if (!path.includes(ID_PLACEHOLDER)) return path;
   if (id === undefined) throw new TypeError(`Path ${path} needs an order id`);
-  return `/orders/${encodeURIComponent(String(id))}`;
+  return path.replace(ID_PLACEHOLDER, encodeURIComponent(String(id)));
+}
+
+/** `/orders/{id}` with `{id}` replaced by `replacement` as is (a regex, a `${id}` expression). */
+export function fillPath(path: OperationDefinition['path'], replacement: string): string {
+  return path.replace(ID_PLACEHOLDER, replacement);
+}
+
+/**
+ * The query keys of an operation, in the order the client writes them: the keys of its
+ * query schema, so the client, the sample API and the contracts never list them again.
+ */
+export function queryKeys(operation: OperationDefinition): readonly string[] {
+  const schema = operation.query as { shape?: Record<string, unknown> } | undefined;
+  return schema?.shape ? Object.keys(schema.shape) : [];
 }
 
 /**
@@ -140,6 +163,8 @@ export function expandPath(path: OperationDefinition['path'], id?: string | numb
  * segment; used to route in the sample API and to pin injected paths in the contracts.
  */
 export function pathPattern(path: OperationDefinition['path'], basePath = ''): RegExp {
-  const escaped = `${basePath}${path}`.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', '([^/]+)');
+  const escaped = `${basePath}${path}`
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(ID_PLACEHOLDER, '([^/]+)');
   return new RegExp(`^${escaped}$`);
 }

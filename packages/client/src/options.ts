@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { ConfigurationError } from './errors/configuration-error.js';
+import { DEFAULT_BASE_URL } from './operations.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
-import { API_VERSIONS, type ApiVersion, DEFAULT_BASE_URL, DEFAULT_VERSION_HEADER, ENV } from './vendor.js';
+import { API_VERSIONS, type ApiVersion, DEFAULT_VERSION_HEADER, ENV } from './vendor.js';
 
 export interface VersionHeader {
   name: string;

@@ -8,8 +8,6 @@
 export const API_VERSIONS = ['v1', 'v2'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
-export const DEFAULT_BASE_URL = 'https://api.printdeal.com/api';
-
 /** Names of the two credential headers sent with every request. */
 export const USER_ID_HEADER = 'User-ID';
 export const SECRET_HEADER = 'API-Secret';

@@ -9,13 +9,6 @@ export interface ProviderStateDefinition {
   readonly params: readonly string[];
   /** Values the verifier returns for injection with `fromProviderState` (`${id}`, `${uuid}`). */
   readonly provides: readonly ('id' | 'uuid')[];
-  /**
-   * How the state is reached. `public-api`: with the target's own endpoints, on any target.
-   * `control`: only through a declared control surface (the sample API's); elsewhere the
-   * interaction is reported as not verifiable here. `other-credentials`: needs a second
-   * credential set. `none`: nothing to arrange.
-   */
-  readonly reachedBy: 'public-api' | 'control' | 'other-credentials' | 'none';
   readonly description: string;
 }
 
@@ -24,35 +17,45 @@ export const PROVIDER_STATES = {
     name: 'an order exists',
     params: [],
     provides: ['id', 'uuid'],
-    reachedBy: 'public-api',
-    description: 'A test order created by the caller, readable (its asynchronous creation has finished).',
+    description:
+      'A readable order of the caller: one the target already lists, or a test order created for the purpose (its asynchronous creation finished).',
   },
   orderInProductionExists: {
     name: 'an order in production exists',
     params: [],
     provides: ['id', 'uuid'],
-    reachedBy: 'control',
-    description: 'An order of the caller that is in production, so it can no longer be cancelled.',
+    description:
+      'An order of the caller that is in production: it can no longer be modified (400) nor cancelled (500).',
+  },
+  shippedOrderExists: {
+    name: 'a shipped order exists',
+    params: [],
+    provides: ['id'],
+    description:
+      'An order of the caller with a shipped line whose shipment carries track-and-trace URLs (shipmentInfo).',
+  },
+  discountedOrderExists: {
+    name: 'an order with a customer discount exists',
+    params: [],
+    provides: ['id'],
+    description: 'An order of the caller with a line that carries a customer discount (customerDiscount).',
   },
   orderCreationFailed: {
     name: 'an order whose creation failed exists',
     params: [],
     provides: ['uuid'],
-    reachedBy: 'public-api',
     description: 'An order accepted by POST /orders whose asynchronous processing failed (unknown product).',
   },
   noOrderWithId: {
     name: 'no order exists with id {id}',
     params: ['id'],
     provides: [],
-    reachedBy: 'none',
     description: 'The given numeric id names no order of any credential set.',
   },
   ordersWithStatusExist: {
     name: 'orders with status {status} exist',
     params: ['status'],
     provides: [],
-    reachedBy: 'public-api',
     description:
       'At least one order of the caller has the given status (cancelled: create one and cancel it).',
   },
@@ -60,14 +63,12 @@ export const PROVIDER_STATES = {
     name: 'fewer than {offset} orders exist',
     params: ['offset'],
     provides: [],
-    reachedBy: 'none',
     description: 'The caller has fewer orders than the given offset, so that page is empty.',
   },
   otherCredentialSetOrderExists: {
     name: 'an order of another credential set exists',
     params: [],
     provides: ['id', 'uuid'],
-    reachedBy: 'other-credentials',
     description: 'An order that belongs to a different credential set than the caller.',
   },
 } as const satisfies Record<string, ProviderStateDefinition>;

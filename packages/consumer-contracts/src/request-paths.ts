@@ -1,7 +1,9 @@
 import type { Matcher } from '@pact-foundation/pact';
 import {
-  DEFAULT_BASE_URL,
+  API_BASE_PATH,
   expandPath,
+  fillPath,
+  ID_PLACEHOLDER,
   type OperationDefinition,
   type OrderRef,
   UUID_PATTERN,
@@ -9,10 +11,10 @@ import {
 import { escapeRegExp } from './rule-values.js';
 
 /**
- * The path every request starts with. The vendor's base URL ends in `/api`, and the suite
- * points the client at `{mock server}/api`, so the contracts carry the same paths.
+ * The path every request starts with. The vendor's base URL ends in it, and the suite points
+ * the client at `{mock server}/api`, so the contracts carry the same paths.
  */
-export const API_BASE_PATH = new URL(DEFAULT_BASE_URL).pathname.replace(/\/+$/, '');
+export { API_BASE_PATH };
 
 /** A path matcher with a provider-state generator, as the FFI reads it. */
 export interface InjectedPath extends Matcher<string> {
@@ -48,10 +50,10 @@ export function injectedOrderPath(
   key: InjectedKey,
   example: OrderRef,
 ): InjectedPath {
-  if (!operation.path.includes('{id}')) {
-    throw new TypeError(`${operation.method} ${operation.path} has no {id} to inject`);
+  if (!operation.path.includes(ID_PLACEHOLDER)) {
+    throw new TypeError(`${operation.method} ${operation.path} has no ${ID_PLACEHOLDER} to inject`);
   }
-  const [before, after] = operation.path.split('{id}') as [string, string];
+  const [before, after] = operation.path.split(ID_PLACEHOLDER) as [string, string];
   const regex = `^${escapeRegExp(`${API_BASE_PATH}${before}`)}${SEGMENT_PATTERNS[key]}${escapeRegExp(after)}$`;
   const value = orderPath(operation, example);
   if (!new RegExp(regex).test(value)) {
@@ -62,6 +64,6 @@ export function injectedOrderPath(
     regex,
     value,
     'pact:generator:type': 'ProviderState',
-    expression: `${API_BASE_PATH}${before}\${${key}}${after}`,
+    expression: `${API_BASE_PATH}${fillPath(operation.path, `\${${key}}`)}`,
   };
 }

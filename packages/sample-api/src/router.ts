@@ -1,4 +1,5 @@
 import {
+  API_BASE_PATH,
   type HttpMethod,
   OPERATION_NAMES,
   type OperationDefinition,
@@ -8,8 +9,7 @@ import {
 } from '@print-contracts/client';
 import { decodeSegment } from './http/request-target.js';
 
-/** Where the API lives below the origin; the base URL the client takes ends in it. */
-export const API_BASE_PATH = '/api';
+export { API_BASE_PATH };
 
 export type RouteResult =
   | { readonly kind: 'operation'; readonly name: OperationName; readonly id: string | undefined }

@@ -1,17 +1,12 @@
 import {
-  DEFAULT_BASE_URL,
+  API_BASE_PATH,
   OPERATION_NAMES,
   type OperationName,
   operations,
   pathPattern,
 } from '@print-contracts/client';
 
-/**
- * The path every pact request starts with. The consumer suite points the client at
- * `{mock server}/api`, as the vendor's base URL ends in `/api`; the verifier maps it onto
- * the target's own base path.
- */
-export const API_BASE_PATH = new URL(DEFAULT_BASE_URL).pathname.replace(/\/+$/, '');
+export { API_BASE_PATH };
 
 /**
  * The path below the contracts' base path (`/orders/42`), or undefined when the path lies

@@ -65,6 +65,11 @@ export const STATE_ARRANGERS: Readonly<Record<ProviderStateName, Arranger>> = {
   [PROVIDER_STATES.orderExists.name]: () => order('nothing'),
   [PROVIDER_STATES.orderInProductionExists.name]: (_params, target) =>
     controlled(target, { kind: 'order', credential: 'main', after: 'in-production' }),
+  [PROVIDER_STATES.shippedOrderExists.name]: (_params, target) =>
+    controlled(target, { kind: 'order', credential: 'main', after: 'completed' }),
+  [PROVIDER_STATES.discountedOrderExists.name]: () => ({
+    unreachable: 'no public or control route gives an order a customer discount',
+  }),
   [PROVIDER_STATES.orderCreationFailed.name]: () => ({ spec: { kind: 'failed-order' } }),
   [PROVIDER_STATES.noOrderWithId.name]: (params) => {
     const id = params.id;
