@@ -21,7 +21,7 @@ import {
 import { type OrdersClientOptions, optionsFromEnv, type ResolvedOptions, resolveOptions } from './options.js';
 import { redact, redactValue } from './redact.js';
 import { parseRetryAfter, retryDelay } from './retry.js';
-import { errorBodySchema } from './schemas/order.js';
+import { bodyText, vendorMessageOf } from './schemas/error-body.js';
 import { type ListQuery, listQuerySchema, type OrderRef, orderRefSchema } from './schemas/order-request.js';
 import {
   type ApiVersion,
@@ -52,7 +52,7 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
-/** The vendor's 404 for an order whose creation failed says so; until then it only says "not found". */
+/** The vendor's 404 for an order whose creation failed says so ("… failed"); until then it only says "not found". */
 const CREATION_FAILED = /fail/i;
 
 const lower = (name: string) => name.toLowerCase();
@@ -179,8 +179,9 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       } catch (error) {
         if (!(error instanceof HttpError) || error.status !== 404) throw error;
         lastMessage = error.vendorMessage;
-        if (lastMessage && CREATION_FAILED.test(lastMessage))
-          throw new OrderCreationFailedError(uuid, lastMessage);
+        // The docs name no key for the message, so the whole answer is searched.
+        if (CREATION_FAILED.test(bodyText(error.body)))
+          throw new OrderCreationFailedError(uuid, lastMessage ?? bodyText(error.body));
       }
       const waited = Date.now() - started;
       if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage);
@@ -334,13 +335,11 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     } catch {
       // Not JSON: keep the (redacted) text.
     }
-    const parsed = errorBodySchema.safeParse(body);
-    const message = parsed.success ? (parsed.data.message ?? parsed.data.error) : undefined;
     return new HttpError({
       status: response.status,
       method,
       path,
-      vendorMessage: message,
+      vendorMessage: vendorMessageOf(body),
       body,
       retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
     });

@@ -1,20 +1,18 @@
 import type { Address, CreateOrderV1, CreateOrderV2 } from './schemas/order-request.js';
 import { type ApiVersion, EXAMPLE_PRODUCTS } from './vendor.js';
+import { VENDOR_EXAMPLES } from './vendor-examples.js';
 
-/** A complete address in a country the vendor ships to. */
-export const EXAMPLE_ADDRESS: Readonly<Address> = Object.freeze({
-  firstName: 'Sanne',
-  lastName: 'de Vries',
-  street: 'Keizersgracht',
-  housenumber: '123',
-  zipcode: '1015 CJ',
-  city: 'Amsterdam',
-  country: 'nl',
-});
+const documented = VENDOR_EXAMPLES.createOrder.body;
+
+/** The delivery address of the docs' create example: a complete address the vendor ships to. */
+export const EXAMPLE_ADDRESS: Readonly<Address> = Object.freeze({ ...documented.deliveryAddress });
+
+/** The invoice address of the docs' create example. */
+export const EXAMPLE_INVOICE_ADDRESS: Readonly<Address> = Object.freeze({ ...documented.invoiceAddress });
 
 const files = () => [{ url: EXAMPLE_PRODUCTS.artworkUrl }];
 
-/** An order line of `version`'s shape for the example product. */
+/** An order line of `version`'s shape for the example product, with its artwork. */
 export const exampleOrderLine = (version: ApiVersion) =>
   version === 'v1'
     ? { productCode: EXAMPLE_PRODUCTS.v1ProductCode, files: files() }
@@ -27,8 +25,9 @@ export const exampleOrderLine = (version: ApiVersion) =>
 type ExampleOrder<V extends ApiVersion> = V extends 'v1' ? CreateOrderV1 : CreateOrderV2;
 
 /**
- * A valid create payload of `version`'s shape, for the example product, delivered home
- * (the one delivery method of both versions); a fresh copy on every call.
+ * A valid create payload of `version`'s shape for the example product, with the addresses of
+ * the docs' create example, delivered home (the one delivery method of both versions); a fresh
+ * copy on every call.
  */
 export function exampleOrder<V extends ApiVersion>(
   version: V,
@@ -36,7 +35,7 @@ export function exampleOrder<V extends ApiVersion>(
 ): ExampleOrder<V> {
   return {
     orderLines: [exampleOrderLine(version)],
-    invoiceAddress: { ...EXAMPLE_ADDRESS },
+    invoiceAddress: { ...EXAMPLE_INVOICE_ADDRESS },
     deliveryAddress: { ...EXAMPLE_ADDRESS },
     deliveryMethod: 1,
     ...overrides,

@@ -6,7 +6,7 @@ export {
   type WaitOptions,
 } from './client.js';
 export * from './errors/index.js';
-export { EXAMPLE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
+export { EXAMPLE_ADDRESS, EXAMPLE_INVOICE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
   API_BASE_PATH,
   DEFAULT_BASE_URL,
@@ -27,6 +27,13 @@ export {
 export { type OrdersClientOptions, optionsFromEnv, type VersionHeader } from './options.js';
 export { REDACTED, redact, redactValue } from './redact.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+export { bodyText, vendorMessageOf } from './schemas/error-body.js';
 export * from './schemas/order.js';
 export * from './schemas/order-request.js';
 export * from './vendor.js';
+export {
+  VENDOR_EXAMPLES,
+  type VendorExample,
+  type VendorExampleName,
+  type VendorExampleSource,
+} from './vendor-examples.js';

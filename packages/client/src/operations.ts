@@ -4,6 +4,7 @@ import {
   orderCreatedSchema,
   orderDetailSchema,
   orderListSchema,
+  updateResultSchema,
 } from './schemas/order.js';
 import {
   cancelOrderSchema,
@@ -42,7 +43,11 @@ export interface OperationDefinition {
   readonly response: PerVersion<z.ZodType>;
   /** The vendor documents no success status, so the kit relies on the class (2xx) only. */
   readonly success: '2xx';
-  /** Error statuses the vendor documents for this operation, and when. */
+  /**
+   * Error statuses the vendor documents for this operation, when, and where. Every other
+   * refusal (credentials, invalid input, unknown order on update or cancel) is undocumented:
+   * the contracts pin only its class.
+   */
   readonly documentedErrors: Readonly<Partial<Record<400 | 404 | 500, string>>>;
 }
 
@@ -56,9 +61,11 @@ const UPDATE_ORDER = {
   versions: API_VERSIONS,
   idempotent: false,
   body: { v1: updateOrderV1Schema, v2: updateOrderV2Schema },
-  response: both(orderDetailSchema),
+  response: both(updateResultSchema),
   success: '2xx',
-  documentedErrors: { 400: 'invalid input, or a field that cannot change', 404: 'unknown order' },
+  documentedErrors: {
+    400: 'a field can (no longer) be modified, e.g. the order is in production (docs/Orders/Changing_orders.rst, removed 2020)',
+  },
 } as const satisfies OperationDefinition;
 
 /**
@@ -85,7 +92,9 @@ export const operations = {
     idempotent: true,
     response: both(orderDetailSchema),
     success: '2xx',
-    documentedErrors: { 404: 'unknown order, or its asynchronous creation failed' },
+    documentedErrors: {
+      404: 'unknown order, or its asynchronous creation failed (docs/Orders/Retrieving_order_information.rst)',
+    },
   },
   createOrder: {
     method: 'POST',
@@ -96,7 +105,7 @@ export const operations = {
     body: { v1: createOrderV1Schema, v2: createOrderV2Schema },
     response: both(orderCreatedSchema),
     success: '2xx',
-    documentedErrors: { 400: 'invalid order data' },
+    documentedErrors: {},
   },
   updateOrder: UPDATE_ORDER,
   updateOrderWithPost: {
@@ -113,7 +122,9 @@ export const operations = {
     body: both(cancelOrderSchema),
     response: both(cancelResultSchema),
     success: '2xx',
-    documentedErrors: { 404: 'unknown order', 500: 'the order is in production: "Cancel order failed"' },
+    documentedErrors: {
+      500: 'the order is in production: the answer contains "Cancel order failed" (docs/Orders/Cancelling_an_order.rst)',
+    },
   },
 } as const satisfies Record<string, OperationDefinition>;
 

@@ -4,6 +4,8 @@
  * vendor changes its API and catching that is the kit's job.
  */
 
+import { VENDOR_EXAMPLES } from './vendor-examples.js';
+
 /** The API versions the kit knows. v1 is deprecated; new integrations use v2. */
 export const API_VERSIONS = ['v1', 'v2'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
@@ -64,23 +66,30 @@ export const PO_NUMBER_MAX_LENGTH = 120;
 /** Message of the 500 the vendor answers when an order in production cannot be cancelled. */
 export const CANCEL_REFUSED_MESSAGE = 'Cancel order failed';
 
-/** Fields an update may not change; the vendor answers 400 when one is sent. */
-export const UNCHANGEABLE_ORDER_FIELDS = ['invoiceAddress', 'deliveryMethod'] as const;
-export const UNCHANGEABLE_LINE_FIELDS = ['externalId'] as const;
+/**
+ * Fields an update cannot change. The docs: a body that carries them "will have the same
+ * result" as one without them, so the vendor ignores them; it does not refuse them.
+ */
+export const IGNORED_BY_UPDATE = {
+  order: ['invoiceAddress', 'deliveryMethod'],
+  line: ['externalId'],
+} as const;
+
+const [documentedLine] = VENDOR_EXAMPLES.createOrder.body.orderLines;
+const [documentedDetailLine] = VENDOR_EXAMPLES.orderDetail.body.lines;
 
 /**
- * Products the kit's examples order, and which the sample API sells. The vendor documents
- * no product codes; a live run may need its own (see the verifier's options).
+ * Products the kit's examples order: the ones the vendor's documentation orders and shows (a
+ * v1 product code from its order detail, a v2 category with attributes and an artwork URL from
+ * its create example), which the sample API sells. Whether the vendor still sells them is not
+ * documented: a live run orders a product of the user's own (see the verifier's
+ * `--order-fixture`).
  */
 export const EXAMPLE_PRODUCTS = {
-  v1ProductCode: 'flyers-a5-135g-gloss',
-  v2Sku: '1f2a3b4c-5d6e-4f70-8a91-b2c3d4e5f601',
-  v2Attributes: [
-    { attribute: 'size', value: 'A5' },
-    { attribute: 'paper', value: '135g gloss' },
-    { attribute: 'quantity', value: '250' },
-  ],
-  artworkUrl: 'https://files.example.com/artwork/flyer-a5.pdf',
+  v1ProductCode: documentedDetailLine.productCode,
+  v2Sku: documentedLine.sku,
+  v2Attributes: documentedLine.attributes,
+  artworkUrl: documentedLine.files[0].url,
 } as const;
 
 /** A product no vendor sells: an order for it is accepted, then fails asynchronous processing. */

@@ -32,12 +32,14 @@ describe.each(API_VERSIONS)('getOrder in %s', (apiVersion) => {
     expect(api.server.request().path).toBe(`/api/orders/${ORDER_ID}`);
   });
 
-  it('returns the detail as the schema reads it: a line id may be a string, nullables null', async () => {
+  it('returns the detail as the schema reads it: line ids numbers or strings, track-and-trace URLs as lists', async () => {
     api.server.handle(reply(200, orderDetail));
     const order = await api.client({ apiVersion }).getOrder(ORDER_ID);
     expect(orderDetailSchema.parse(order)).toEqual(order);
-    expect(order.lines[0]?.id).toBe('10004274-3');
-    expect(order.lines[0]?.revisedDeliveryDate).toBeNull();
+    expect(order.lines.map((line) => line.id)).toEqual([5178124, 5178125, '10004274-3']);
+    expect(
+      order.lines.map((line) => line.shipmentInfo?.map((shipment) => shipment.trackAndTraceUrl)),
+    ).toEqual([undefined, [['http://www.example.com/track-and-trace']], []]);
   });
 
   it('turns a 404 into an HttpError with the vendor message', async () => {

@@ -5,7 +5,6 @@ import {
   countrySchema,
   createOrderV1Schema,
   createOrderV2Schema,
-  errorBodySchema,
   expandPath,
   formatPath,
   listQuerySchema,
@@ -19,6 +18,7 @@ import {
   toFieldIssues,
   updateOrderV1Schema,
   updateOrderV2Schema,
+  vendorMessageOf,
 } from '../src/index.js';
 import { createBodies, ORDER_UUID, orderDetail, orderDetailJson, orderSummary } from './support/fixtures.js';
 
@@ -167,8 +167,8 @@ describe('the response schemas', () => {
       'date',
     ],
     [
-      'a delivery address that is an object',
-      (body: ReturnType<typeof orderDetailJson>) => (body.deliveryAddress = {}),
+      'a delivery address that is true',
+      (body: ReturnType<typeof orderDetailJson>) => (body.deliveryAddress = true),
       'deliveryAddress',
     ],
   ])('orderDetailSchema refuses %s and names %s', (_what, breakBody, path) => {
@@ -183,8 +183,15 @@ describe('the response schemas', () => {
     expect(orderListSchema.safeParse({ count: -1, orders: [] }).success).toBe(false);
   });
 
-  it('errorBodySchema accepts any object and keeps its fields', () => {
-    expect(errorBodySchema.parse({ message: 'x', code: 17 })).toEqual({ message: 'x', code: 17 });
+  it.each([
+    ['a message key', { message: 'Order not found', code: 17 }, 'Order not found'],
+    ['an error key', { error: 'Cancel order failed' }, 'Cancel order failed'],
+    ['another key, deeper down', { errors: [{ code: 5, detail: 'creation failed' }] }, 'creation failed'],
+    ['a JSON string', 'Cancel order failed', 'Cancel order failed'],
+    ['a page of markup', '<html>Bad gateway</html>', undefined],
+    ['no text at all', { code: 500 }, undefined],
+  ])('vendorMessageOf reads the message of a body with %s', (_what, body, message) => {
+    expect(vendorMessageOf(body)).toBe(message);
   });
 
   it('formatPath writes array indexes in brackets and keys with dots', () => {

@@ -91,7 +91,9 @@ export function createApiSurface(options: ApiSurfaceOptions): ApiSurface {
       if ((operations[name] as OperationDefinition).body === undefined) {
         answer = HANDLERS[name](request, deps);
       } else {
-        readJsonBody(req, bodyLimitBytes, true)
+        // The docs' own examples send JSON without a JSON Content-Type (PHP's curl says
+        // form-urlencoded), so the body is read as JSON whatever its declared type.
+        readJsonBody(req, bodyLimitBytes, false)
           .then((json) => checkBody(name, version, json))
           .then((body) => {
             const ready: OperationRequest = { ...request, body, now: Date.now() };

@@ -1,4 +1,4 @@
-import { EXAMPLE_PRODUCTS } from '@print-contracts/client';
+import { EXAMPLE_PRODUCTS, VENDOR_EXAMPLES } from '@print-contracts/client';
 
 /** A product the simulator sells: v1 orders name it by `productCode`, v2 orders by `sku`. */
 export interface Product {
@@ -14,14 +14,46 @@ export interface Product {
   readonly productionDays: number;
 }
 
+/** The product code of the squeegee the docs' order example and create example both order. */
+export const DOCUMENTED_SQUEEGEE = 'CS:92.1-B:35.40.183.217.527.1255.1905.2009';
+
 /**
- * What the simulator sells. It holds the client's example products (so the kit's examples
- * and contracts order something real) and a few more; anything else fails processing.
+ * What the simulator sells. First the products the vendor's documentation orders and shows
+ * (the client's example products among them, so the kit's examples and contracts order
+ * something real here), then a few more; anything else fails processing. The docs pair no
+ * v1 product code with a v2 sku: where they give only one, the other is the simulator's own.
  */
 export const CATALOGUE: readonly Product[] = [
   {
     productCode: EXAMPLE_PRODUCTS.v1ProductCode,
+    sku: '7a1c2e3f-4b5d-4c6e-8f70-91a2b3c4d5e6',
+    description: 'Accessoires buitenreclame, Spinhaken 25cm (10 stuks)',
+    price: 100,
+    defaultQuantity: 1,
+    vatPercentage: 21,
+    productionDays: 3,
+  },
+  {
+    productCode: 'CS:12.1-B:7.31.55.105.1301.2009',
     sku: EXAMPLE_PRODUCTS.v2Sku,
+    description: 'Flyers A4, 170 grs woodfree coated mat mc, 4/0 full color',
+    price: 289,
+    defaultQuantity: 10_000,
+    vatPercentage: 21,
+    productionDays: 4,
+  },
+  {
+    productCode: DOCUMENTED_SQUEEGEE,
+    sku: VENDOR_EXAMPLES.createOrder.body.orderLines[1].sku,
+    description: 'Accessoires buitenreclame, Rakel',
+    price: 104.75,
+    defaultQuantity: 1_000,
+    vatPercentage: 21,
+    productionDays: 2,
+  },
+  {
+    productCode: 'flyers-a5-135g-gloss',
+    sku: '1f2a3b4c-5d6e-4f70-8a91-b2c3d4e5f601',
     description: 'Flyers A5, 135 g glossy paper, double-sided',
     price: 42.5,
     defaultQuantity: 250,
@@ -96,3 +128,11 @@ export const DELIVERY_METHOD_NAMES: Readonly<Record<number, string>> = {
 
 /** Shipping cost per order, by delivery method: pick-up points are cheaper. */
 export const shippingCostFor = (deliveryMethod: number): number => (deliveryMethod === 1 ? 6.95 : 3.95);
+
+/**
+ * The catalogue as lines of text, for the start-up greeting and the README: what to put in
+ * a v1 line's `productCode` or a v2 line's `sku`.
+ */
+export function describeCatalogue(): string[] {
+  return CATALOGUE.map((product) => `  ${product.productCode}  sku ${product.sku}  ${product.description}`);
+}

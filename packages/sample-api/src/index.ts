@@ -1,4 +1,4 @@
-export { CATALOGUE, DELIVERY_METHOD_NAMES, type Product } from './catalogue.js';
+export { CATALOGUE, DELIVERY_METHOD_NAMES, describeCatalogue, type Product } from './catalogue.js';
 export { CONTROL_BASE_PATH, CONTROL_STATES, type ControlState } from './control-surface.js';
 export { type CredentialSet, DEMO_CREDENTIALS } from './credentials.js';
 export * from './errors/index.js';

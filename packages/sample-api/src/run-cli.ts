@@ -5,6 +5,7 @@ import {
   USER_ID_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
+import { describeCatalogue } from './catalogue.js';
 import { CONTROL_BASE_PATH } from './control-surface.js';
 import { type CredentialSet, DEMO_CREDENTIALS } from './credentials.js';
 import { isSampleApiConfigurationError } from './errors/configuration-error.js';
@@ -156,6 +157,8 @@ export async function runSampleApiCli(argv: readonly string[], io: CliIo = proce
     ),
     `Version header: ${versions}`,
     `Created orders become readable ${config.processingDelayMs} ms later.`,
+    'Products it sells (v1 lines name the product code, v2 lines the sku; anything else fails processing):',
+    ...describeCatalogue(),
     config.control
       ? `Control surface: ${api.origin}${CONTROL_BASE_PATH} (POST /orders/{id}/state, POST /reset, PUT|DELETE /faults)`
       : 'Control surface: off (start with --control to enable it)',

@@ -1,4 +1,4 @@
-import { CANCEL_REFUSED_MESSAGE, isHttpError } from '@print-contracts/client';
+import { CANCEL_REFUSED_MESSAGE, isHttpError, VENDOR_EXAMPLES } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspect, setState } from './helpers/control.js';
 import { ADDRESS, orderFor, V2_LINE } from './helpers/orders.js';
@@ -64,17 +64,45 @@ describe('the sample API enforces the order lifecycle', () => {
     expect((await inspect(t, real.id)).testOrder).toBe(false);
   });
 
-  it('changes the delivery address, lines by position and the totals in an update', async () => {
+  it('changes the delivery address, lines by position and the totals in an update, and answers the order', async () => {
     const order = await newOrder();
-    const updated = await client().updateOrder(order.id, {
+    const answer = await client().updateOrder(order.id, {
       deliveryAddress: { ...ADDRESS, city: 'Utrecht', zipcode: '3511 AL' },
-      orderLines: [{ attributes: [{ attribute: 'quantity', value: '500' }] }],
+      orderLines: [{ attributes: [{ attribute: 'quantity', value: '50000' }] }],
     });
+    const updated = await client().getOrder(order.id);
+    expect(answer).toEqual(updated);
     expect(updated.deliveryAddress).not.toBe(order.deliveryAddress);
-    expect(updated.lines[0]?.addressInfo).toContain('Utrecht');
-    expect(updated.lines[0]?.quantity).toBe(500);
+    expect(updated.lines[0]?.addressInfo).toBe(updated.deliveryAddress);
+    expect(updated.lines[0]?.quantity).toBe(50_000);
     expect(updated.total).toBeGreaterThan(order.total);
+    await setState(t, order.id, 'shipped');
+    const shipped = await client().getOrder(order.id);
+    expect(shipped.lines[0]?.shipmentInfo?.[0]).toMatchObject({ city: 'Utrecht', zipCode: '3511 AL' });
   });
+
+  it('ignores invoiceAddress, deliveryMethod, paymentMethod and a line externalId in an update, as the docs say', async () => {
+    const order = await newOrder({ orderLines: [{ ...V2_LINE, externalId: 'crm-1' }] });
+    await client().updateOrder(order.id, {
+      ...VENDOR_EXAMPLES.updateRequestExample.body,
+      invoiceAddress: { ...ADDRESS, city: 'Elsewhere' },
+      orderLines: [{ externalId: 'crm-2' }],
+    });
+    const updated = await client().getOrder(order.id);
+    expect(updated.lines[0]?.externalId).toBe('crm-1');
+    expect(updated.lines[0]?.deliveryMethod).toBe(order.lines[0]?.deliveryMethod);
+    expect(updated.reference).toBe(VENDOR_EXAMPLES.updateRequestExample.body.reference);
+  });
+
+  it.each(['in-production', 'shipped', 'cancelled'] as const)(
+    'refuses to update an order that is %s with 400: it can no longer be modified',
+    async (state) => {
+      const order = await newOrder();
+      await setState(t, order.id, state);
+      expect((await failure(client().updateOrder(order.id, { reference: 'Too late' }))).status).toBe(400);
+      expect((await client().getOrder(order.id)).reference).toBe(order.reference);
+    },
+  );
 
   it('refuses an update of a line the order does not have with 400', async () => {
     const order = await newOrder();
@@ -97,17 +125,18 @@ describe('the sample API enforces the order lifecycle', () => {
   });
 
   it('moves a line waiting for artwork back to processing when new files arrive', async () => {
-    const seed = await client().getOrder(1_000_008);
+    const seed = await client().getOrder(1_000_009);
     expect(seed.lines.map((line) => line.status)).toEqual(['artwork-rejected', 'waiting-for-artwork']);
-    const updated = await client().updateOrder(1_000_008, {
+    await client().updateOrder(1_000_009, {
       orderLines: [{ files: [{ url: 'https://files.example.com/fixed.pdf' }] }],
     });
+    const updated = await client().getOrder(1_000_009);
     expect(updated.lines.map((line) => line.status)).toEqual(['processing', 'waiting-for-artwork']);
   });
 
   it('accepts a v2 update that switches a line to another product', async () => {
     const order = await newOrder();
-    const updated = await client().updateOrderWithPost(order.id, {
+    await client().updateOrderWithPost(order.id, {
       orderLines: [
         {
           ...V2_LINE,
@@ -116,6 +145,7 @@ describe('the sample API enforces the order lifecycle', () => {
         },
       ],
     });
+    const updated = await client().getOrder(order.id);
     expect(updated.lines[0]?.productCode).toBe('business-cards-85x55-350g-matt');
   });
 });

@@ -78,7 +78,7 @@ describe('the sample API control surface', () => {
       const read = await t.client('v1').getOrder(order.id);
       expect(read.status).toBe(state === 'completed' ? 'completed' : 'in-progress');
       expect(read.lines[0]?.status).toBe('shipped');
-      expect(read.lines[0]?.shipmentInfo?.[0]?.trackAndTraceUrls[0]).toMatch(/^https:\/\//);
+      expect(read.lines[0]?.shipmentInfo?.[0]?.trackAndTraceUrl[0]).toMatch(/^https:\/\//);
     }
   });
 

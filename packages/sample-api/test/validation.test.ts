@@ -1,9 +1,4 @@
-import {
-  type ApiVersion,
-  errorBodySchema,
-  PO_NUMBER_MAX_LENGTH,
-  REFERENCE_MAX_LENGTH,
-} from '@print-contracts/client';
+import { type ApiVersion, PO_NUMBER_MAX_LENGTH, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS, orderFor, V1_LINE, V2_LINE, VERSIONS } from './helpers/orders.js';
 import { JSON_BODY, startTestApi, type TestApi } from './helpers/sample-api.js';
@@ -96,7 +91,7 @@ const CREATE_CASES: Case[] = [
     path: 'orderLines[0].files',
   },
   {
-    name: 'a line without files',
+    name: 'a line with an empty list of files',
     body: (v) => orderFor(v, { orderLines: [line(v, { files: [] })] }),
     path: 'orderLines[0].files',
   },
@@ -151,13 +146,6 @@ const CREATE_CASES: Case[] = [
 ];
 
 const UPDATE_CASES: Case[] = [
-  { name: 'invoiceAddress', body: () => ({ invoiceAddress: ADDRESS }), path: 'invoiceAddress' },
-  { name: 'deliveryMethod', body: () => ({ deliveryMethod: 1 }), path: 'deliveryMethod' },
-  {
-    name: "a line's externalId",
-    body: (v) => ({ orderLines: [line(v, { externalId: 'new-id' })] }),
-    path: 'orderLines[0].externalId',
-  },
   { name: 'nothing to change', body: () => ({}), path: '' },
   {
     name: `a reference over ${REFERENCE_MAX_LENGTH} characters`,
@@ -196,11 +184,9 @@ describe.each(VERSIONS)('the sample API in %s validates', (version) => {
   const expectRefusal = async (method: string, path: string, body: unknown, errorPath: string) => {
     const answer = await t.raw({ method, path, version, headers: JSON_BODY, body: JSON.stringify(body) });
     expect(answer.status).toBe(400);
-    const parsed = errorBodySchema.parse(answer.json);
+    const parsed = answer.json as { message?: unknown; errors?: { path: string }[] };
     expect(parsed.message).toEqual(expect.any(String));
-    expect((parsed as { errors?: { path: string }[] }).errors?.map((issue) => issue.path)).toContain(
-      errorPath,
-    );
+    expect(parsed.errors?.map((issue) => issue.path)).toContain(errorPath);
   };
 
   describe.each(CREATE_CASES.filter((c) => c.only === undefined || c.only === version))(

@@ -11,8 +11,6 @@ import { orderStatusSchema, UUID_PATTERN } from './order.js';
 
 const required = z.string().min(1, 'is required');
 const notBlank = z.string().refine((value) => value.trim().length > 0, 'must not be blank');
-const unchangeable = (field: string) =>
-  z.never({ error: `${field} cannot be changed by an update; the vendor answers 400` }).optional();
 
 /** Country codes are matched case-insensitively: the vendor's examples send them lower-case. */
 export const countrySchema = z
@@ -41,21 +39,26 @@ export const externalIdSchema = z
   .min(1)
   .refine((value) => !value.includes('/'), 'must not contain "/"');
 
-/** Each line carries exactly one artwork file, a URL to a PDF. */
+/**
+ * A line carries at most one artwork file, a URL to a PDF. The docs' own create example has a
+ * line without `files` (they can be added later through `POST /orderlines/{id}/files`).
+ */
 export const filesSchema = z.array(z.strictObject({ url: z.url() })).length(1, 'must hold exactly one file');
 
+/** A v1 line names its product by `productCode`. */
 export const orderLineV1Schema = z.strictObject({
   productCode: required,
-  files: filesSchema,
+  files: filesSchema.optional(),
   externalId: externalIdSchema.optional(),
 });
 
 export const attributeSchema = z.strictObject({ attribute: required, value: required });
 
+/** A v2 line names a product category by `sku` and chooses the product with `attributes`. */
 export const orderLineV2Schema = z.strictObject({
   sku: z.string().regex(UUID_PATTERN, 'must be a category uuid'),
   attributes: z.array(attributeSchema).min(1, 'must hold at least one attribute'),
-  files: filesSchema,
+  files: filesSchema.optional(),
   externalId: externalIdSchema.optional(),
 });
 
@@ -110,30 +113,42 @@ export const createOrderV2Schema = z
     },
   );
 
-const linePatch = <T extends z.ZodRawShape>(line: z.ZodObject<T>) =>
-  line.partial().extend({ externalId: unchangeable('orderLines[].externalId') });
-
 const atLeastOneField = (patch: object) => Object.values(patch).some((value) => value !== undefined);
+
+/**
+ * Fields of an update. The docs: send the whole create payload or only what changes;
+ * `invoiceAddress`, `deliveryMethod` and a line's `externalId` cannot change, and a body that
+ * carries them has the same result as one without them, so they are accepted (and ignored by
+ * the vendor). `paymentMethod` appears in the docs' own update example, nowhere else.
+ */
+const updateFields = (version: ApiVersion) => ({
+  ...partialOrderFields(version),
+  paymentMethod: z.number().int().optional(),
+});
+
+const partialOrderFields = (version: ApiVersion) => {
+  const { invoiceAddress, deliveryAddress, deliveryMethod, ...rest } = orderFields(version);
+  return {
+    ...rest,
+    invoiceAddress: invoiceAddress.optional(),
+    deliveryAddress: deliveryAddress.optional(),
+    deliveryMethod: deliveryMethod.optional(),
+  };
+};
 
 /** An update sends the whole create payload or only the part that changes. */
 export const updateOrderV1Schema = z
   .strictObject({
-    ...orderFields('v1'),
-    invoiceAddress: unchangeable('invoiceAddress'),
-    deliveryMethod: unchangeable('deliveryMethod'),
-    deliveryAddress: addressSchema.optional(),
-    orderLines: z.array(linePatch(orderLineV1Schema)).min(1).optional(),
+    ...updateFields('v1'),
+    orderLines: z.array(orderLineV1Schema.partial()).min(1).optional(),
   })
   .refine(atLeastOneField, 'an update must change at least one field');
 
 export const updateOrderV2Schema = z
   .strictObject({
-    ...orderFields('v2'),
-    invoiceAddress: unchangeable('invoiceAddress'),
-    deliveryMethod: unchangeable('deliveryMethod'),
-    deliveryAddress: addressSchema.optional(),
+    ...updateFields('v2'),
     orderLines: z
-      .array(z.union([linePatch(orderLineV2Schema), linePatch(quoteOrderLineSchema)]))
+      .array(z.union([orderLineV2Schema.partial(), quoteOrderLineSchema.partial()]))
       .min(1)
       .optional(),
   })

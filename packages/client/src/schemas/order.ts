@@ -3,7 +3,7 @@ import { ORDER_LINE_STATUSES, ORDER_STATUSES } from '../vendor.js';
 
 /** ISO 8601 date-time with a zone (`Z` or an offset), as the vendor writes order dates. */
 export const ISO_DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-/** A calendar date, optionally with a time, as the vendor writes delivery dates. */
+/** A calendar date, or a date-time as the docs write delivery dates (`2017-08-23T16:28:14+02:00`). */
 export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -16,7 +16,7 @@ const money = z.number();
 const uuid = z.string().regex(UUID_PATTERN, 'expected a uuid');
 
 /** One entry of `GET /orders`. */
-export const orderSummarySchema = z.object({
+export const orderSummarySchema = z.looseObject({
   id: z.number().int(),
   number: z.string(),
   status: orderStatusSchema,
@@ -25,25 +25,54 @@ export const orderSummarySchema = z.object({
 });
 
 /** `GET /orders`: one page of the caller's orders and the total count. */
-export const orderListSchema = z.object({
+export const orderListSchema = z.looseObject({
   count: z.number().int().nonnegative(),
   orders: z.array(orderSummarySchema),
 });
 
-export const shipmentSchema = z.object({
-  labelName: z.string(),
-  address: z.string(),
-  shippingCost: money,
-  trackAndTraceUrls: z.array(z.string()),
+/**
+ * An address as an order answer refers to it. The docs show an integer (an address id); the
+ * kit also reads a string, an object or null, so a vendor that inlines the address is no alarm.
+ */
+export const addressRefSchema = z
+  .union([z.number().int(), z.string(), z.record(z.string(), z.unknown())])
+  .nullable();
+
+const text = z.string().nullish();
+
+/**
+ * One shipment of a line, as the docs show it. Only `trackAndTraceUrl` is what a user reads
+ * for certain; the address fields are typed when present. An entry without URLs reads as an
+ * empty list.
+ */
+export const shipmentSchema = z.looseObject({
+  labelName: text,
+  street: text,
+  houseNumber: text,
+  houseNumberAddition: text,
+  zipCode: text,
+  city: text,
+  country: text,
+  shippingCost: money.nullish(),
+  trackAndTraceUrl: z
+    .array(z.string())
+    .nullish()
+    .transform((urls) => urls ?? []),
 });
 
-export const customerDiscountSchema = z.object({
+export const customerDiscountSchema = z.looseObject({
   discountAmount: money,
   discountTaxAmount: money,
 });
 
-/** A line of an order as read back; its id is a number, or sometimes a string such as `"10004274-3"`. */
-export const orderLineSchema = z.object({
+/**
+ * A line of an order as read back (tolerant reader): every field the docs show on every line
+ * is required, with each variation they show (ids as numbers or strings such as
+ * `"10004274-3"`, delivery dates with or without a time, `shipmentInfo` null, `[]` or
+ * entries); `shippingCost` and `externalId`, absent from some documented lines, are optional,
+ * and `beforeDelivery`, only ever shown as null, is not typed.
+ */
+export const orderLineSchema = z.looseObject({
   id: z.union([z.number().int(), z.string()]),
   description: z.string(),
   price: money,
@@ -51,26 +80,30 @@ export const orderLineSchema = z.object({
   deliveryDate: date,
   revisedDeliveryDate: date.nullable(),
   productCode: z.string(),
-  beforeDelivery: z.string().nullable(),
+  beforeDelivery: z.unknown(),
   vatAmount: money,
   vatPercentage: z.number(),
   quantity: z.number().int(),
-  addressInfo: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable(),
+  addressInfo: addressRefSchema,
   status: orderLineStatusSchema,
   shipmentInfo: z.array(shipmentSchema).nullable(),
   customerDiscount: customerDiscountSchema.nullable(),
-  shippingCost: money,
-  externalId: z.string().nullable(),
+  shippingCost: money.optional(),
+  externalId: z.string().nullish(),
 });
 
-/** `GET /orders/{id}`: one order. `deliveryAddress` is an address id here, not an address. */
-export const orderDetailSchema = z.object({
+/**
+ * `GET /orders/{id}`: one order, shaped unlike the create payload (`deliveryAddress` is an
+ * address id). `vatAmount` includes VAT on shipping and payment costs, so it is not the sum of
+ * the lines' VAT; `uuid` is null for old orders.
+ */
+export const orderDetailSchema = z.looseObject({
   id: z.number().int(),
   number: z.string(),
   status: orderStatusSchema,
   date: dateTime,
   lines: z.array(orderLineSchema),
-  deliveryAddress: z.number().int(),
+  deliveryAddress: addressRefSchema,
   reference: z.string().nullable(),
   poNumber: z.string().nullable(),
   vatAmount: money,
@@ -78,21 +111,22 @@ export const orderDetailSchema = z.object({
   total: money,
 });
 
+/**
+ * What an update (`PUT` or `POST /orders/{id}`) answers: the vendor documents nothing, so the
+ * client reads no shape into it; read the order back with `getOrder` to see the change.
+ */
+export const updateResultSchema = z.unknown();
+
 /** `POST /orders`: creation is asynchronous, so only the new order's uuid comes back. */
-export const orderCreatedSchema = z.object({ uuid });
+export const orderCreatedSchema = z.looseObject({ uuid });
 
-/** `DELETE /orders/{id}`. */
-export const cancelResultSchema = z.object({ success: z.boolean() });
-
-/** Any error answer; the vendor documents no format, so every field is optional. */
-export const errorBodySchema = z.looseObject({
-  message: z.string().optional(),
-  error: z.string().optional(),
-});
+/** `DELETE /orders/{id}`: the docs show `{ "success": true }`. */
+export const cancelResultSchema = z.looseObject({ success: z.boolean() });
 
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 export type OrderList = z.infer<typeof orderListSchema>;
 export type OrderLine = z.infer<typeof orderLineSchema>;
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
+export type Shipment = z.infer<typeof shipmentSchema>;
 export type OrderCreated = z.infer<typeof orderCreatedSchema>;
 export type CancelResult = z.infer<typeof cancelResultSchema>;

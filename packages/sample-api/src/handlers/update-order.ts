@@ -3,13 +3,8 @@ import { productByCode } from '../catalogue.js';
 import { ApiAnswerError } from '../errors/api-answer-error.js';
 import { recomputeTotals } from '../store/amounts.js';
 import { whyUnchangeable } from '../store/order-lifecycle.js';
-import {
-  addressInfoOf,
-  applyChoice,
-  chooseLine,
-  isUnknownProduct,
-  type RequestedLine,
-} from '../store/order-lines.js';
+import { applyChoice, chooseLine, isUnknownProduct, type RequestedLine } from '../store/order-lines.js';
+import { shippingAddressOf } from '../store/shipments.js';
 import type { OperationHandler } from './context.js';
 import { findReadableOrder } from './find-order.js';
 import { describeIssues } from './issues.js';
@@ -35,8 +30,10 @@ function patchedChoice(line: OrderLine, patch: LinePatch): ReturnType<typeof cho
 
 /**
  * `PUT` or `POST /orders/{id}`: changes what the body sends (the whole create payload or a
- * part). The schema already refuses `invoiceAddress`, `deliveryMethod` and line
- * `externalId`; an order past processing cannot change (400); lines change by position.
+ * part) and answers the order as it now is. `invoiceAddress`, `deliveryMethod`,
+ * `paymentMethod` and a line's `externalId` are ignored, as the docs say they cannot change;
+ * an order that can no longer be modified (in production, shipped, cancelled) is a 400;
+ * lines change by position.
  */
 export const updateOrder: OperationHandler = ({ userId, id, body, now }, { store }) => {
   const record = findReadableOrder(store, userId, id, now);
@@ -69,9 +66,10 @@ export const updateOrder: OperationHandler = ({ userId, id, body, now }, { store
     throw new ApiAnswerError(400, `Invalid update: ${describeIssues(errors)}`, { errors });
 
   if (update.deliveryAddress !== undefined) {
-    order.deliveryAddress = store.nextAddressId();
-    const addressInfo = addressInfoOf(update.deliveryAddress);
-    for (const line of order.lines) line.addressInfo = addressInfo;
+    const addressId = store.nextAddressId();
+    order.deliveryAddress = addressId;
+    for (const line of order.lines) line.addressInfo = addressId;
+    record.shippingAddress = shippingAddressOf(update.deliveryAddress);
   }
   if (update.reference !== undefined) order.reference = update.reference;
   if (update.poNumber !== undefined) order.poNumber = update.poNumber;

@@ -7,9 +7,10 @@ import type {
 } from '@print-contracts/client';
 import { DELIVERY_METHOD_NAMES, shippingCostFor } from '../catalogue.js';
 import { lineVat, recomputeTotals } from './amounts.js';
-import { addWorkingDays, isoDate, isoDateTime } from './dates.js';
-import { addressInfoOf, chooseLine, isUnknownProduct } from './order-lines.js';
+import { addWorkingDays, isoDateTime } from './dates.js';
+import { chooseLine, isUnknownProduct } from './order-lines.js';
 import type { NewOrder, OrderStore } from './order-store.js';
+import { shippingAddressOf } from './shipments.js';
 
 /** A create request that passed the version's schema. */
 export type CreateBody = CreateOrderV1 | CreateOrderV2;
@@ -24,8 +25,11 @@ const UNPLACEABLE = {
 };
 
 /**
- * The order a valid create request becomes. It is readable `processingDelayMs` after `now`;
- * a line the catalogue cannot place makes it fail processing instead, as at the vendor.
+ * The order a valid create request becomes, shaped as the docs show orders: the delivery
+ * address by id, delivery dates with a time and an offset, the order's shipping cost on its
+ * first line only, `externalId` only on lines that were given one, and a line without
+ * artwork waiting for it. It is readable `processingDelayMs` after `now`; a line the
+ * catalogue cannot place makes it fail processing instead, as at the vendor.
  */
 export function buildOrder(
   store: OrderStore,
@@ -37,7 +41,7 @@ export function buildOrder(
   const failures: string[] = [];
   const deliveryMethod =
     DELIVERY_METHOD_NAMES[body.deliveryMethod] ?? `Delivery method ${body.deliveryMethod}`;
-  const addressInfo = addressInfoOf(body.deliveryAddress);
+  const addressId = store.nextAddressId();
   const lines = body.orderLines.map((requested, index): OrderLine => {
     const choice = chooseLine(requested);
     const known = isUnknownProduct(choice) ? undefined : choice;
@@ -47,25 +51,24 @@ export function buildOrder(
       productCode:
         'productCode' in requested ? requested.productCode : 'sku' in requested ? requested.sku : '',
     };
-    const shippingCost = index === 0 ? shippingCostFor(body.deliveryMethod) : 0;
     const line: OrderLine = {
       id: store.nextLineId(),
       description: placed.description,
       price: placed.price,
       deliveryMethod,
-      deliveryDate: isoDate(addWorkingDays(now, placed.productionDays)),
+      deliveryDate: isoDateTime(addWorkingDays(now, placed.productionDays)),
       revisedDeliveryDate: null,
       productCode: placed.productCode,
       beforeDelivery: null,
       vatAmount: 0,
       vatPercentage: placed.vatPercentage,
       quantity: placed.quantity,
-      addressInfo,
-      status: 'processing',
+      addressInfo: addressId,
+      status: requested.files === undefined ? 'waiting-for-artwork' : 'processing',
       shipmentInfo: null,
       customerDiscount: null,
-      shippingCost,
-      externalId: requested.externalId ?? null,
+      ...(index === 0 ? { shippingCost: shippingCostFor(body.deliveryMethod) } : {}),
+      ...(requested.externalId === undefined ? {} : { externalId: requested.externalId }),
     };
     line.vatAmount = lineVat(line);
     return line;
@@ -77,7 +80,7 @@ export function buildOrder(
     status: 'in-progress',
     date: isoDateTime(now),
     lines,
-    deliveryAddress: store.nextAddressId(),
+    deliveryAddress: addressId,
     reference: body.reference ?? null,
     poNumber: body.poNumber ?? null,
     vatAmount: 0,
@@ -87,6 +90,7 @@ export function buildOrder(
   recomputeTotals(detail);
   return {
     detail,
+    shippingAddress: shippingAddressOf(body.deliveryAddress),
     readyAt: now + processingDelayMs,
     failure: failures.length > 0 ? failures.join('; ') : undefined,
     testOrder: body.testOrder ?? false,

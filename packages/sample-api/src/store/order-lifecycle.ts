@@ -1,6 +1,7 @@
-import type { OrderDetail, OrderLine, OrderLineStatus } from '@print-contracts/client';
+import type { OrderDetail, OrderLineStatus } from '@print-contracts/client';
 import type { ControlState } from '../control-surface.js';
 import type { OrderRecord } from './order-record.js';
+import { shipmentOf } from './shipments.js';
 
 /** Line statuses in which the vendor still lets an order change. */
 const CHANGEABLE_LINE_STATUSES: ReadonlySet<OrderLineStatus> = new Set([
@@ -41,15 +42,6 @@ export function cancel(record: OrderRecord, reason: string): void {
 /** Message of the 404 for an order whose creation failed; the client recognises /fail/i. */
 export const creationFailedMessage = (reason: string) => `Order creation failed: ${reason}`;
 
-const shipment = (order: OrderDetail, line: OrderLine, index: number) => [
-  {
-    labelName: 'PostNL',
-    address: typeof line.addressInfo === 'string' ? line.addressInfo : 'Delivery address on file',
-    shippingCost: line.shippingCost,
-    trackAndTraceUrls: [`https://jouw.postnl.nl/track-and-trace/3S${order.number}${index + 1}-NL`],
-  },
-];
-
 /** Puts the order in `state` now; a still-processing order finishes processing at once. */
 export function applyControlState(record: OrderRecord, state: ControlState, now: number): void {
   const order = record.detail;
@@ -67,9 +59,9 @@ export function applyControlState(record: OrderRecord, state: ControlState, now:
     cancelled: 'cancelled',
   };
   order.status = state === 'completed' ? 'completed' : state === 'cancelled' ? 'cancelled' : 'in-progress';
-  order.lines.forEach((line, index) => {
+  const sent = state === 'shipped' || state === 'completed';
+  for (const line of order.lines) {
     line.status = lineStatus[state];
-    const sent = state === 'shipped' || state === 'completed';
-    line.shipmentInfo = sent ? shipment(order, line, index) : null;
-  });
+    line.shipmentInfo = sent ? [shipmentOf(record.shippingAddress, line, 1)] : null;
+  }
 }

@@ -1,5 +1,4 @@
 import type {
-  Address,
   OrderLine,
   OrderLineV1Input,
   OrderLineV2Input,
@@ -82,12 +81,4 @@ export function applyChoice(line: OrderLine, choice: LineChoice): void {
   line.vatPercentage = choice.vatPercentage;
   line.vatAmount = lineVat(line);
   line.customerDiscount = null;
-}
-
-/** How an order line shows the delivery address: one line of text. */
-export function addressInfoOf(address: Address): string {
-  const name = `${address.firstName} ${address.lastName}`;
-  const who = address.company ? `${address.company}, ${name}` : name;
-  const number = `${address.housenumber.trim()}${address.housenumberAddition ? ` ${address.housenumberAddition}` : ''}`;
-  return `${who}, ${address.street} ${number}, ${address.zipcode} ${address.city}, ${address.country.toUpperCase()}`;
 }

@@ -1,4 +1,5 @@
 import type { ApiVersion, OrderDetail, OrderSummary } from '@print-contracts/client';
+import type { ShippingAddress } from './shipments.js';
 
 /** One stored order of one credential set, with what the public answer does not show. */
 export interface OrderRecord {
@@ -6,6 +7,8 @@ export interface OrderRecord {
   readonly userId: string;
   /** The order exactly as `GET /orders/{id}` answers it. */
   readonly detail: OrderDetail;
+  /** Where it is delivered: the answer names the address by id only, its shipments in full. */
+  shippingAddress: ShippingAddress;
   /** Creation is asynchronous: before this instant (epoch ms) the order reads as not found. */
   readyAt: number;
   /** Why processing failed; from `readyAt` on the order reads as 404 "creation failed". */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ApiVersion, type OrderDetail, type OrderStatus, UUID_PATTERN } from '@print-contracts/client';
 import { type OrderRecord, summaryOf, visibility } from './order-record.js';
 import { seedOrders } from './seed.js';
+import type { ShippingAddress } from './shipments.js';
 
 /** One page of a list request, already validated. */
 export interface PageRequest {
@@ -15,6 +16,7 @@ const NUMERIC_ID = /^[1-9]\d{0,15}$/;
 /** Fields of a new order that the store assigns. */
 export interface NewOrder {
   readonly detail: OrderDetail;
+  readonly shippingAddress: ShippingAddress;
   readonly readyAt: number;
   readonly failure: string | undefined;
   readonly testOrder: boolean;
@@ -50,10 +52,11 @@ export class OrderStore {
     this.#byUuid = new Map();
     if (!this.#seed) return;
     this.#userIds.forEach((userId, tenant) => {
-      for (const { detail, testOrder } of seedOrders(tenant)) {
+      for (const { detail, testOrder, shippingAddress } of seedOrders(tenant)) {
         this.#insert({
           userId,
           detail,
+          shippingAddress,
           readyAt: 0,
           failure: undefined,
           testOrder,

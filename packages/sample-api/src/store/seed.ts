@@ -1,7 +1,22 @@
-import type { OrderDetail, OrderLine, OrderLineStatus, OrderStatus } from '@print-contracts/client';
-import { DELIVERY_METHOD_NAMES, type Product, productByCode, shippingCostFor } from '../catalogue.js';
+import {
+  EXAMPLE_PRODUCTS,
+  type OrderDetail,
+  type OrderLine,
+  type OrderLineStatus,
+  type OrderStatus,
+} from '@print-contracts/client';
+import {
+  DELIVERY_METHOD_NAMES,
+  DOCUMENTED_SQUEEGEE,
+  type Product,
+  productByCode,
+  shippingCostFor,
+} from '../catalogue.js';
 import { cents, lineVat, recomputeTotals } from './amounts.js';
-import { addWorkingDays, daysBefore, isoDate, isoDateTime } from './dates.js';
+import { addWorkingDays, daysBefore, isoDateTime } from './dates.js';
+import { type ShippingAddress, shipmentOf } from './shipments.js';
+
+const DOCUMENTED_V1_PRODUCT = EXAMPLE_PRODUCTS.v1ProductCode;
 
 interface SeedLine {
   product: string;
@@ -10,12 +25,14 @@ interface SeedLine {
   /** The vendor sometimes sends line ids as strings such as "10004274-3". */
   stringId?: boolean;
   discountPercent?: number;
-  /** Parcels shipped, each with its own track-and-trace URL. */
+  /**
+   * Parcels shipped, each with its own track-and-trace URL; 0 is a shipped line whose
+   * shipment is not known yet (`shipmentInfo: []`, as in the docs' example).
+   */
   parcels?: number;
   revisedDays?: number;
-  beforeDelivery?: string;
-  externalId?: string;
-  addressInfo?: 'text' | 'object' | 'none';
+  /** `null` writes the key with a null value, as one line of the docs' example does. */
+  externalId?: string | null;
 }
 
 interface SeedOrder {
@@ -33,40 +50,44 @@ interface SeedOrder {
 /** 2024-05-13 10:00 in Amsterdam: seed dates are fixed so every run sees the same data. */
 const SEED_NOW = Date.UTC(2024, 4, 13, 8, 0, 0);
 
-const ADDRESSES = [
+const ADDRESSES: readonly ShippingAddress[] = [
   {
-    name: 'Jan de Vries',
+    labelName: 'Jan de Vries',
     street: 'Keizersgracht',
-    housenumber: '123',
-    zipcode: '1015 CJ',
+    houseNumber: '123',
+    houseNumberAddition: null,
+    zipCode: '1015 CJ',
     city: 'Amsterdam',
     country: 'NL',
   },
   {
-    name: 'Drukkerij Peeters',
+    labelName: 'Drukkerij Peeters',
     street: 'Meir',
-    housenumber: '45 bus 2',
-    zipcode: '2000',
+    houseNumber: '45',
+    houseNumberAddition: 'bus 2',
+    zipCode: '2000',
     city: 'Antwerpen',
     country: 'BE',
   },
   {
-    name: 'Sanne Bakker',
+    labelName: 'Sanne Bakker',
     street: 'Oudegracht',
-    housenumber: '8A',
-    zipcode: '3511 AL',
+    houseNumber: '8',
+    houseNumberAddition: 'A',
+    zipCode: '3511 AL',
     city: 'Utrecht',
     country: 'NL',
   },
   {
-    name: 'Lukas Schmidt',
+    labelName: 'Lukas Schmidt',
     street: 'Hauptstraße',
-    housenumber: '17',
-    zipcode: '10115',
+    houseNumber: '17',
+    houseNumberAddition: null,
+    zipCode: '10115',
     city: 'Berlin',
     country: 'DE',
   },
-] as const;
+];
 
 /**
  * Every order status and every line status, partial shipments, discounts, string line ids,
@@ -121,7 +142,7 @@ const SEED_ORDERS: readonly SeedOrder[] = [
     address: 1,
     lines: [
       { product: 'folders-a4-tri-fold-170g', quantity: 500, status: 'cancelled' },
-      { product: 'stickers-round-50mm-vinyl', quantity: 200, status: 'cancelled', addressInfo: 'none' },
+      { product: 'stickers-round-50mm-vinyl', quantity: 200, status: 'cancelled' },
     ],
   },
   {
@@ -133,6 +154,38 @@ const SEED_ORDERS: readonly SeedOrder[] = [
     deliveryMethod: 18,
     address: 0,
     lines: [{ product: 'rollup-banner-85x200', quantity: 1, status: 'cancelled' }],
+  },
+  {
+    // Shaped like the docs' order example: no uuid (an old order), a discounted line still in
+    // progress, a shipped line with track-and-trace, and a shipped line whose shipment is not
+    // known yet, with a string id and an `externalId` of null.
+    status: 'in-progress',
+    daysAgo: 36,
+    uuid: false,
+    reference: 'reference',
+    poNumber: 'poNumber',
+    deliveryMethod: 1,
+    address: 3,
+    lines: [
+      { product: DOCUMENTED_V1_PRODUCT, quantity: 1, status: 'in-progress', discountPercent: 7 },
+      {
+        product: DOCUMENTED_SQUEEGEE,
+        quantity: 1000,
+        status: 'shipped',
+        parcels: 1,
+        discountPercent: 7,
+        revisedDays: 4,
+      },
+      {
+        product: DOCUMENTED_SQUEEGEE,
+        quantity: 100,
+        status: 'shipped',
+        parcels: 0,
+        stringId: true,
+        externalId: null,
+        discountPercent: 7,
+      },
+    ],
   },
   {
     status: 'unknown',
@@ -148,7 +201,6 @@ const SEED_ORDERS: readonly SeedOrder[] = [
         quantity: 250,
         status: 'processing',
         stringId: true,
-        addressInfo: 'none',
       },
     ],
   },
@@ -184,7 +236,6 @@ const SEED_ORDERS: readonly SeedOrder[] = [
         product: 'rollup-banner-85x200',
         quantity: 2,
         status: 'in-production',
-        beforeDelivery: 'Proof approved by customer',
       },
     ],
   },
@@ -249,7 +300,6 @@ const SEED_ORDERS: readonly SeedOrder[] = [
         quantity: 500,
         status: 'shipped',
         parcels: 1,
-        addressInfo: 'object',
       },
     ],
   },
@@ -273,73 +323,52 @@ const seedOrderId = (tenant: number, index: number) => 1_000_001 + tenant * 100 
 
 const hex = (value: number, width: number) => value.toString(16).padStart(width, '0');
 
-const addressText = (address: (typeof ADDRESSES)[number]) =>
-  `${address.name}, ${address.street} ${address.housenumber}, ${address.zipcode} ${address.city}, ${address.country}`;
-
 function seedLine(
   spec: SeedLine,
-  ids: { order: number; line: number | string },
+  ids: { line: number | string; address: number },
   order: SeedOrder,
   orderMs: number,
   first: boolean,
 ): OrderLine {
   const product = productByCode(spec.product) as Product;
-  const address = ADDRESSES[order.address] ?? ADDRESSES[0];
+  const address = ADDRESSES[order.address] ?? (ADDRESSES[0] as ShippingAddress);
   const price = cents((product.price * spec.quantity) / product.defaultQuantity);
-  const shippingCost = first ? shippingCostFor(order.deliveryMethod) : 0;
   const deliveryMs = addWorkingDays(orderMs, product.productionDays);
-  const base = { price, shippingCost, vatPercentage: product.vatPercentage };
-  const vatAmount = lineVat(base);
   const discount = spec.discountPercent
     ? {
         discountAmount: cents((price * spec.discountPercent) / 100),
         discountTaxAmount: cents((price * spec.discountPercent * product.vatPercentage) / 10_000),
       }
     : null;
-  const addressInfo =
-    spec.addressInfo === 'none'
-      ? null
-      : spec.addressInfo === 'object'
-        ? { ...address }
-        : addressText(address);
-  const shipmentInfo = spec.parcels
-    ? [
-        {
-          labelName:
-            order.deliveryMethod === 1 ? 'PostNL' : (DELIVERY_METHOD_NAMES[order.deliveryMethod] ?? 'PostNL'),
-          address: addressText(address),
-          shippingCost,
-          trackAndTraceUrls: Array.from(
-            { length: spec.parcels },
-            (_, parcel) =>
-              `https://jouw.postnl.nl/track-and-trace/3SDDB${ids.line}${parcel + 1}-${address.country}`,
-          ),
-        },
-      ]
-    : null;
-  return {
+  const line: OrderLine = {
     id: ids.line,
     description: `${product.description}, ${spec.quantity} pieces`,
     price,
     deliveryMethod: DELIVERY_METHOD_NAMES[order.deliveryMethod] ?? 'Home or work address',
-    deliveryDate: isoDate(deliveryMs),
-    revisedDeliveryDate: spec.revisedDays ? isoDate(addWorkingDays(deliveryMs, spec.revisedDays)) : null,
+    deliveryDate: isoDateTime(deliveryMs),
+    revisedDeliveryDate: spec.revisedDays ? isoDateTime(addWorkingDays(deliveryMs, spec.revisedDays)) : null,
     productCode: product.productCode,
-    beforeDelivery: spec.beforeDelivery ?? null,
-    vatAmount,
+    beforeDelivery: null,
+    vatAmount: lineVat({ price, vatPercentage: product.vatPercentage }),
     vatPercentage: product.vatPercentage,
     quantity: spec.quantity,
-    addressInfo,
+    addressInfo: ids.address,
     status: spec.status,
-    shipmentInfo,
+    shipmentInfo: null,
     customerDiscount: discount,
-    shippingCost,
-    externalId: spec.externalId ?? null,
+    // The order's shipping cost sits on its first line; the docs show a line without the key.
+    ...(first ? { shippingCost: shippingCostFor(order.deliveryMethod) } : {}),
+    ...(spec.externalId === undefined ? {} : { externalId: spec.externalId }),
   };
+  if (spec.parcels !== undefined) {
+    line.shipmentInfo = spec.parcels > 0 ? [shipmentOf(address, line, spec.parcels)] : [];
+  }
+  return line;
 }
 
 export interface SeededOrder {
   readonly detail: OrderDetail;
+  readonly shippingAddress: ShippingAddress;
   readonly testOrder: boolean;
 }
 
@@ -348,11 +377,12 @@ export function seedOrders(tenant: number): SeededOrder[] {
   return SEED_ORDERS.map((spec, index) => {
     const id = seedOrderId(tenant, index);
     const orderMs = daysBefore(SEED_NOW, spec.daysAgo) + index * 17 * 60_000;
+    const addressId = 4_100_000 + tenant * 10 + spec.address;
     const lines = spec.lines.map((line, lineIndex) => {
       const lineId = line.stringId
         ? `${10_004_000 + tenant * 100 + index}-${lineIndex + 1}`
         : 20_000_000 + tenant * 1000 + index * 10 + lineIndex;
-      return seedLine(line, { order: id, line: lineId }, spec, orderMs, lineIndex === 0);
+      return seedLine(line, { line: lineId, address: addressId }, spec, orderMs, lineIndex === 0);
     });
     const detail: OrderDetail = {
       id,
@@ -360,7 +390,7 @@ export function seedOrders(tenant: number): SeededOrder[] {
       status: spec.status,
       date: isoDateTime(orderMs),
       lines,
-      deliveryAddress: 4_100_000 + tenant * 10 + spec.address,
+      deliveryAddress: addressId,
       reference: spec.reference,
       poNumber: spec.poNumber,
       vatAmount: 0,
@@ -368,6 +398,10 @@ export function seedOrders(tenant: number): SeededOrder[] {
       total: 0,
     };
     recomputeTotals(detail);
-    return { detail, testOrder: spec.testOrder ?? false };
+    return {
+      detail,
+      shippingAddress: ADDRESSES[spec.address] ?? (ADDRESSES[0] as ShippingAddress),
+      testOrder: spec.testOrder ?? false,
+    };
   });
 }
