@@ -278,7 +278,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
         throw new TransportError(failure, operation.method, path, { cause: safeCause(error, this.#secrets) });
       }
       if (response.status >= 200 && response.status < 300) {
-        return { status: response.status, json: this.#parseSuccess(operation.method, path, response) };
+        return { status: response.status, json: this.#parseSuccess(operation, path, response) };
       }
       const error = this.#httpError(operation.method, path, response);
       if (retriesLeft && retry.statuses.includes(response.status)) {
@@ -309,12 +309,23 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     return { status: response.statusCode, headers: response.headers, text };
   }
 
-  #parseSuccess(method: HttpMethod, path: string, response: { status: number; text: string }): unknown {
+  /**
+   * The JSON of a 2xx answer. An answer that is not JSON is an error, unless the operation's
+   * schema reads no shape at all (an update, whose answer the vendor does not document): then
+   * its text, or nothing for an empty body, is the result.
+   */
+  #parseSuccess(
+    operation: OperationDefinition,
+    path: string,
+    response: { status: number; text: string },
+  ): unknown {
     try {
       return JSON.parse(response.text);
     } catch {
+      const text = response.text.trim() === '' ? undefined : response.text;
+      if (operation.response[this.apiVersion].safeParse(text).success) return text;
       throw new ResponseValidationError({
-        method,
+        method: operation.method,
         path,
         status: response.status,
         apiVersion: this.apiVersion,

@@ -32,8 +32,10 @@ export * from './schemas/order.js';
 export * from './schemas/order-request.js';
 export * from './vendor.js';
 export {
+  documentedBody,
   VENDOR_EXAMPLES,
   type VendorExample,
   type VendorExampleName,
   type VendorExampleSource,
+  type Writable,
 } from './vendor-examples.js';

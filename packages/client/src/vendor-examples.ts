@@ -392,3 +392,13 @@ export const VENDOR_EXAMPLES = {
 } as const satisfies Record<string, VendorExample>;
 
 export type VendorExampleName = keyof typeof VENDOR_EXAMPLES;
+
+/** `T` with every `readonly` removed, at any depth (tuples stay tuples). */
+export type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
+
+/** A fresh copy of a documented body, typed to be sent or changed. */
+export function documentedBody<N extends VendorExampleName>(
+  name: N,
+): Writable<(typeof VENDOR_EXAMPLES)[N]['body']> {
+  return structuredClone(VENDOR_EXAMPLES[name].body) as Writable<(typeof VENDOR_EXAMPLES)[N]['body']>;
+}

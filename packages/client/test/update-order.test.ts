@@ -50,6 +50,17 @@ for (const { call, apiVersion, method, update } of cases)
       expect(jsonOf(request.body)).toEqual({ reference: 'new reference' });
     });
 
+    it.each([
+      ['an empty body', '', undefined],
+      ['plain text', 'OK', 'OK'],
+    ])('hands back %s as the answer: the vendor documents none', async (_what, text, result) => {
+      api.server.handle((_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.end(text);
+      });
+      await expect(update(api.client({ apiVersion }), ORDER_ID, { reference: 'x' })).resolves.toBe(result);
+    });
+
     it('updates by uuid', async () => {
       api.server.handle(reply(200, orderDetail));
       await update(api.client({ apiVersion }), ORDER_UUID, { poNumber: 'PO-77' });

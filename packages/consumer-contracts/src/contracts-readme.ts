@@ -1,3 +1,4 @@
+import { ASSUMED_PREFIX, DOCUMENTED_PREFIX } from './expectations.js';
 import { PRESENT_PATTERN } from './matchers.js';
 import { canonicalJson, type PactFile, type PactInteraction, type PactRuleList } from './pact-files.js';
 import { PLACEHOLDER_CREDENTIALS } from './placeholders.js';
@@ -29,6 +30,9 @@ export function renderContractsReadme(pacts: ReadonlyMap<string, PactFile>): str
     '  in the real ones. No secret is ever written here.',
     '- **Statuses** the vendor documents (400, 404, 500) are pinned; where it documents none, only the class is',
     '  (`2xx`, `4xx`), and the number shown is the example the mock server answered.',
+    "- **Where each expectation comes from**: every interaction says which of its expectations the vendor's own",
+    "  documentation gives (with the page) and which are the kit's assumption where the docs are silent. Where they are",
+    '  silent the contract pins only what the client needs: a status class, the presence of a field it reads.',
     '- **Bodies** pin field names, types, the order and line status enumerations and documented messages; ids,',
     '  dates and amounts are examples. "or null" is a Pact `OR` rule; "present" means the key must be there with any',
     '  value (Pact cannot say "a list or null").',
@@ -79,6 +83,11 @@ function renderInteraction(
   };
   const lines = [`#### ${number}. ${interaction.description}`, ''];
   lines.push(`- Given: ${states(interaction)}`);
+  for (const [label, prefix] of BASES) {
+    const said = comments(interaction).filter((text) => text.startsWith(prefix));
+    if (said.length > 0)
+      lines.push(`- ${label}: ${said.map((text) => text.slice(prefix.length)).join('; ')}`);
+  }
   const pathRule = ruleText(ruleAt(request.matchingRules, 'path'));
   lines.push(
     `- Request: \`${request.method} ${displayPath(interaction)}${queryText(interaction)}\`${pathRule ? ` (path ${pathRule}; example \`${request.path}\`)` : ''}`,
@@ -114,6 +123,18 @@ function renderInteraction(
   return lines;
 }
 
+/** How the README names the two kinds of expectation the pacts' comments carry. */
+const BASES = [
+  ['Documented by the vendor', DOCUMENTED_PREFIX],
+  ["The kit's own assumption", ASSUMED_PREFIX],
+] as const;
+
+/** The V4 text comments of an interaction. */
+function comments(interaction: PactInteraction): string[] {
+  const text = (interaction.comments as { text?: unknown } | undefined)?.text;
+  return Array.isArray(text) ? text.filter((item): item is string => typeof item === 'string') : [];
+}
+
 function table(head: [string, string], rows: string[][]): string[] {
   if (rows.length === 0) return [];
   return [
@@ -129,6 +150,16 @@ function fieldRows(content: unknown, rules: Record<string, unknown> | undefined)
   const rows: string[][] = [];
   const visit = (value: unknown, path: string, rulePath: string) => {
     const rule = ruleAt(rules, 'body', rulePath);
+    const contains = rule?.matchers.find((matcher) => matcher.match === 'arrayContains');
+    if (contains) {
+      rows.push([rulePath, 'contains at least one item with:']);
+      for (const variant of (contains.variants ?? []) as { rules?: Record<string, PactRuleList> }[]) {
+        for (const [path, list] of Object.entries(variant.rules ?? {})) {
+          rows.push([`${rulePath}[some]${path.slice(1)}`, ruleText(list)]);
+        }
+      }
+      return;
+    }
     if (Array.isArray(value)) {
       if (rule) rows.push([rulePath, ruleText(rule)]);
       else if (value.length === 0) rows.push([rulePath, describe(rule, value)]);
@@ -168,6 +199,7 @@ function describe(rule: PactRuleList | undefined, example: unknown): string {
 
 function ruleText(rule: PactRuleList | undefined, example?: unknown): string {
   if (!rule) return '';
+  if (isPresentRule(rule)) return 'present, any value';
   const parts = rule.matchers.map((matcher) => matcherText(matcher, example));
   return parts.join(rule.combine === 'OR' ? ' or ' : ' and ');
 }

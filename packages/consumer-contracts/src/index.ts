@@ -17,14 +17,21 @@ export {
 } from './credential-scan.js';
 export { type RunningProxy, startCredentialStrippingProxy } from './credential-stripping-proxy.js';
 export * from './errors/index.js';
-export { DELIVERY_ADDRESS, INVOICE_ADDRESS, NEW_DELIVERY_ADDRESS } from './fixtures/addresses.js';
+export {
+  ASSUMED_PREFIX,
+  assumed,
+  DOCS,
+  DOCUMENTED_PREFIX,
+  documented,
+  SUCCESS_CLASS,
+} from './expectations.js';
+export { DELIVERY_ADDRESS, INVOICE_ADDRESS } from './fixtures/addresses.js';
 export * from './fixtures/examples.js';
-export { EXAMPLE_QUOTE_ID, ORDER_LINE_V1, ORDER_LINE_V2, QUOTE_ORDER_LINE } from './fixtures/order-lines.js';
+export { ORDER_LINE_V1, ORDER_LINES_V2, QUOTE_ORDER_EXAMPLE } from './fixtures/order-lines.js';
 export {
   CANCEL_REASON,
   HOME_DELIVERY,
   INVALID_ORDERS,
-  INVOICE_ADDRESS_CHANGE,
   NEW_ORDERS,
   ORDER_UPDATES,
   QUOTE_ORDER,
@@ -33,6 +40,7 @@ export {
 } from './fixtures/orders.js';
 export * from './fixtures/responses.js';
 export {
+  bodyContaining,
   clientErrorStatus,
   documentedStatus,
   matching,

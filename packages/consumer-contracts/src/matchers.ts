@@ -83,11 +83,33 @@ export function orNull(matcher: RawMatcher | Matcher<unknown>): RawMatcher {
  * The regex accepts every value Pact renders as text, `null` and collections included.
  */
 export function present(example: unknown): RawMatcher {
+  // Pact checks a list or an object example's type before any rule (measured): a leaf only.
+  if (typeof example === 'object' && example !== null) {
+    throw new TypeError('present() takes a leaf example (null, a number, a string), not a list or an object');
+  }
   return { 'pact:matcher:type': 'regex', regex: PRESENT_PATTERN, value: example };
 }
 
 /** The pattern `present` writes; the contracts README names it "present, any value". */
 export const PRESENT_PATTERN = '^[\\s\\S]*$';
+
+/**
+ * A whole body that contains `pattern` somewhere, for an error answer whose message the docs
+ * give but whose key they do not. Pact matches a rule on the body's root against the body's
+ * JSON text, so `{"message": "…"}`, `{"error": "…"}` and a bare JSON string all pass, and the
+ * example (what the mock server answers) is a JSON string. Measured with the official
+ * verifier; the rule must stand alone: rules on keys below it would ask for those keys.
+ */
+export function bodyContaining(pattern: RegExp | string, example: string): RawMatcher {
+  const source = typeof pattern === 'string' ? escapeRegExp(pattern) : pattern.source;
+  const caseless = typeof pattern !== 'string' && pattern.flags.includes('i') ? '(?i)' : '';
+  const regex = `${caseless}^[\\s\\S]*(${source})[\\s\\S]*$`;
+  const flags = caseless ? 'i' : '';
+  if (!new RegExp(regex.replace('(?i)', ''), flags).test(JSON.stringify(example))) {
+    throw new TypeError(`Example ${JSON.stringify(example)} does not contain ${pattern}`);
+  }
+  return { 'pact:matcher:type': 'regex', regex, value: example };
+}
 
 /**
  * A success status for an operation whose success status the vendor does not document:

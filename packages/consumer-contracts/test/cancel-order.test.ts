@@ -1,9 +1,10 @@
 import { API_VERSIONS, CANCEL_REFUSED_MESSAGE, isHttpError, operations } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
+import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { EXAMPLE_ORDER, EXAMPLE_ORDER_IN_PRODUCTION, UNKNOWN_ORDER_ID } from '../src/fixtures/examples.js';
 import { CANCEL_REASON } from '../src/fixtures/orders.js';
 import { CANCEL_REFUSED, ORDER_CANCELLED } from '../src/fixtures/responses.js';
-import { documentedStatus, successStatus } from '../src/matchers.js';
+import { clientErrorStatus, documentedStatus, successStatus } from '../src/matchers.js';
 import { PROVIDER_STATES } from '../src/provider-states.js';
 import { injectedOrderPath, orderPath } from '../src/request-paths.js';
 import { contractPact } from './support/contract-pact.js';
@@ -18,6 +19,10 @@ describe.each(API_VERSIONS)('the orders client cancelling orders (%s)', (version
       .addInteraction()
       .given(PROVIDER_STATES.orderExists.name)
       .uponReceiving('a request to cancel an order with a reason')
+      .comment(
+        documented('DELETE with {"reason": …} cancels and answers {"success": true}', DOCS.cancelOrder),
+      )
+      .comment(SUCCESS_CLASS)
       .withRequest(cancelOrder.method, injectedOrderPath(cancelOrder, 'id', EXAMPLE_ORDER.id), (request) =>
         request.headers(pact.requestHeaders()).jsonBody({ reason: CANCEL_REASON }),
       )
@@ -35,6 +40,8 @@ describe.each(API_VERSIONS)('the orders client cancelling orders (%s)', (version
       .addInteraction()
       .given(PROVIDER_STATES.orderInProductionExists.name)
       .uponReceiving('a request to cancel an order in production')
+      .comment(documented('500 that "contains the message Cancel order failed"', DOCS.cancelOrder))
+      .comment(assumed('the answer is JSON holding the message anywhere; the docs name no key'))
       .withRequest(
         cancelOrder.method,
         injectedOrderPath(cancelOrder, 'id', EXAMPLE_ORDER_IN_PRODUCTION.id),
@@ -53,15 +60,16 @@ describe.each(API_VERSIONS)('the orders client cancelling orders (%s)', (version
         }),
       ));
 
-  it(`${version}: gets a 404 cancelling an order id that does not exist`, () =>
+  it(`${version}: is refused cancelling an order id that does not exist`, () =>
     pact
       .addInteraction()
       .given(PROVIDER_STATES.noOrderWithId.name, { id: UNKNOWN_ORDER_ID })
       .uponReceiving('a request to cancel an order with an unknown id')
+      .comment(assumed('a refusal (4xx); the docs give no status for an unknown order on cancel'))
       .withRequest(cancelOrder.method, orderPath(cancelOrder, UNKNOWN_ORDER_ID), (request) =>
         request.headers(pact.requestHeaders()).jsonBody({ reason: CANCEL_REASON }),
       )
-      .willRespondWith(documentedStatus(cancelOrder, 404))
+      .willRespondWith(clientErrorStatus(404))
       .executeTest(
         pact.withClient(async (client) => {
           const error = await client

@@ -1,7 +1,13 @@
 import { API_VERSIONS, isHttpError, isOrderCreationFailedError, operations } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_FAILED_ORDER, EXAMPLE_ORDER, UNKNOWN_ORDER_ID } from '../src/fixtures/examples.js';
-import { CREATION_FAILED, ORDER_DETAIL } from '../src/fixtures/responses.js';
+import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
+import {
+  EXAMPLE_FAILED_ORDER,
+  EXAMPLE_ORDER,
+  EXAMPLE_ORDER_DETAIL,
+  UNKNOWN_ORDER_ID,
+} from '../src/fixtures/examples.js';
+import { CREATION_FAILED, DISCOUNTED_ORDER, ORDER_DETAIL, SHIPPED_ORDER } from '../src/fixtures/responses.js';
 import { documentedStatus, successStatus } from '../src/matchers.js';
 import { PROVIDER_STATES } from '../src/provider-states.js';
 import { injectedOrderPath, orderPath } from '../src/request-paths.js';
@@ -17,6 +23,8 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .addInteraction()
       .given(PROVIDER_STATES.orderExists.name)
       .uponReceiving('a request for an order by its numeric id')
+      .comment(SUCCESS_CLASS)
+      .comment(documented('the order detail shape, with each variation its example shows', DOCS.getOrder))
       .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', EXAMPLE_ORDER.id), (request) =>
         request.headers(pact.requestHeaders()),
       )
@@ -24,8 +32,8 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .executeTest(
         pact.withClient(async (client) => {
           const order = await client.getOrder(EXAMPLE_ORDER.id);
-          expect(order).toMatchObject({ id: EXAMPLE_ORDER.id, status: 'in-progress' });
-          expect(order.lines[0]?.status).toBe('processing');
+          expect(order).toMatchObject({ id: EXAMPLE_ORDER_DETAIL.id, status: EXAMPLE_ORDER_DETAIL.status });
+          expect(order.lines[0]?.status).toBe(EXAMPLE_ORDER_DETAIL.lines[0].status);
         }),
       ));
 
@@ -34,6 +42,8 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .addInteraction()
       .given(PROVIDER_STATES.orderExists.name)
       .uponReceiving('a request for an order by its uuid')
+      .comment(SUCCESS_CLASS)
+      .comment(documented('an order is read by its id or its uuid', DOCS.getOrder))
       .withRequest(getOrder.method, injectedOrderPath(getOrder, 'uuid', EXAMPLE_ORDER.uuid), (request) =>
         request.headers(pact.requestHeaders()),
       )
@@ -50,6 +60,7 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .addInteraction()
       .given(PROVIDER_STATES.noOrderWithId.name, { id: UNKNOWN_ORDER_ID })
       .uponReceiving('a request for an order with an unknown id')
+      .comment(documented('404 for an order that does not exist', DOCS.getOrder))
       .withRequest(getOrder.method, orderPath(getOrder, UNKNOWN_ORDER_ID), (request) =>
         request.headers(pact.requestHeaders()),
       )
@@ -66,6 +77,8 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .addInteraction()
       .given(PROVIDER_STATES.orderCreationFailed.name)
       .uponReceiving('a request for an order whose creation failed')
+      .comment(documented('404 "with an error message that the order creation has failed"', DOCS.getOrder))
+      .comment(assumed('the answer is JSON that says "fail" somewhere; the docs name no key'))
       .withRequest(
         getOrder.method,
         injectedOrderPath(getOrder, 'uuid', EXAMPLE_FAILED_ORDER.uuid),
@@ -78,6 +91,49 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
             .waitForOrder(EXAMPLE_FAILED_ORDER.uuid, { timeoutMs: 1_000 })
             .catch((caught: unknown) => caught);
           expect(isOrderCreationFailedError(error) && error.uuid).toBe(EXAMPLE_FAILED_ORDER.uuid);
+        }),
+      ));
+  it(`${version}: reads the track-and-trace URLs of a shipped line`, () =>
+    pact
+      .addInteraction()
+      .given(PROVIDER_STATES.shippedOrderExists.name)
+      .uponReceiving('a request for an order with a shipped line')
+      .comment(SUCCESS_CLASS)
+      .comment(documented('a shipped line lists its shipments with a trackAndTraceUrl list', DOCS.getOrder))
+      .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', EXAMPLE_ORDER_DETAIL.id), (request) =>
+        request.headers(pact.requestHeaders()),
+      )
+      .willRespondWith(successStatus(200), (response) => response.jsonBody(SHIPPED_ORDER))
+      .executeTest(
+        pact.withClient(async (client) => {
+          const order = await client.getOrder(EXAMPLE_ORDER_DETAIL.id);
+          const urls = order.lines.flatMap((line) =>
+            (line.shipmentInfo ?? []).flatMap((shipment) => shipment.trackAndTraceUrl),
+          );
+          expect(urls).toEqual([expect.stringMatching(/^https?:\/\//)]);
+        }),
+      ));
+
+  it(`${version}: reads the customer discount of a line`, () =>
+    pact
+      .addInteraction()
+      .given(PROVIDER_STATES.discountedOrderExists.name)
+      .uponReceiving('a request for an order with a customer discount')
+      .comment(SUCCESS_CLASS)
+      .comment(
+        documented('customerDiscount holds discountAmount and discountTaxAmount, or null', DOCS.getOrder),
+      )
+      .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', EXAMPLE_ORDER_DETAIL.id), (request) =>
+        request.headers(pact.requestHeaders()),
+      )
+      .willRespondWith(successStatus(200), (response) => response.jsonBody(DISCOUNTED_ORDER))
+      .executeTest(
+        pact.withClient(async (client) => {
+          const order = await client.getOrder(EXAMPLE_ORDER_DETAIL.id);
+          expect(order.lines[0]?.customerDiscount).toEqual({
+            discountAmount: expect.any(Number),
+            discountTaxAmount: expect.any(Number),
+          });
         }),
       ));
 });

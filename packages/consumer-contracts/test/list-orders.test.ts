@@ -1,6 +1,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { API_VERSIONS, LIST_LIMIT_MAX, type OrderStatus, operations } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
+import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { OFFSET_PAST_THE_END } from '../src/fixtures/examples.js';
 import { EMPTY_ORDER_PAGE, ORDER_LIST, ORDER_SUMMARY, orderPage } from '../src/fixtures/responses.js';
 import { oneOf, successStatus } from '../src/matchers.js';
@@ -21,14 +22,17 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
       .addInteraction()
       .given(PROVIDER_STATES.orderExists.name)
       .uponReceiving('a request for the first page of orders')
+      .comment(SUCCESS_CLASS)
+      .comment(
+        documented('the list shape: count and orders of id, number, status, date, uuid', DOCS.listOrders),
+      )
       .withRequest(operations.listOrders.method, path, (request) => request.headers(pact.requestHeaders()))
       .willRespondWith(successStatus(200), (response) => response.jsonBody(ORDER_LIST))
       .executeTest(
         pact.withClient(async (client) => {
           const page = await client.listOrders();
-          expect(page.count).toBe(1);
           expect(page.orders).toHaveLength(1);
-          expect(page.orders[0]).toMatchObject({ status: 'in-progress', date: expect.any(String) });
+          expect(page.orders[0]).toMatchObject({ id: expect.any(Number), date: expect.any(String) });
         }),
       ));
 
@@ -36,6 +40,8 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
     pact
       .addInteraction()
       .uponReceiving('a request for a page of orders with a limit and an offset')
+      .comment(SUCCESS_CLASS)
+      .comment(documented('limit (at most 50) and offset page the list', DOCS.listOrders))
       .withRequest(operations.listOrders.method, path, (request) =>
         request
           .query({ limit: String(PAGE_LIMIT), offset: String(PAGE_OFFSET) })
@@ -55,6 +61,9 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
       .addInteraction()
       .given(PROVIDER_STATES.fewerOrdersThanOffset.name, { offset: OFFSET_PAST_THE_END })
       .uponReceiving('a request for a page of orders past the last one')
+      .comment(SUCCESS_CLASS)
+      .comment(documented('"finally you will receive an empty result set"', DOCS.listOrders))
+      .comment(assumed('the empty page still has a count'))
       .withRequest(operations.listOrders.method, path, (request) =>
         request
           .query({ limit: String(LIST_LIMIT_MAX), offset: String(OFFSET_PAST_THE_END) })
@@ -73,6 +82,8 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
       .addInteraction()
       .given(PROVIDER_STATES.ordersWithStatusExist.name, { status: FILTER_STATUS })
       .uponReceiving(`a request for the orders with status ${FILTER_STATUS}`)
+      .comment(SUCCESS_CLASS)
+      .comment(documented('the status parameter shows only orders of that status', DOCS.listOrders))
       .withRequest(operations.listOrders.method, path, (request) =>
         request.query({ status: FILTER_STATUS }).headers(pact.requestHeaders()),
       )

@@ -1,6 +1,7 @@
 import { operations, VERSION_WITHOUT_HEADER } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_ORDER } from '../src/fixtures/examples.js';
+import { DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
+import { EXAMPLE_CREATED } from '../src/fixtures/examples.js';
 import { TEST_ORDERS } from '../src/fixtures/orders.js';
 import { ORDER_CREATED } from '../src/fixtures/responses.js';
 import { successStatus } from '../src/matchers.js';
@@ -20,6 +21,8 @@ describe('the orders client without a version header (v1 pact only)', () => {
     pact
       .addInteraction()
       .uponReceiving('a request to create a v1 test order without a version header')
+      .comment(documented('"Request without this header will use v1 as a default for now"', DOCS.versioning))
+      .comment(SUCCESS_CLASS)
       .withRequest(createOrder.method, orderPath(createOrder), (request) =>
         request.headers(pact.requestHeaders({ versionHeader: false })).jsonBody(TEST_ORDERS.v1),
       )
@@ -28,7 +31,7 @@ describe('the orders client without a version header (v1 pact only)', () => {
         pact.withClient(
           async (client) => {
             const created = await client.createOrder(TEST_ORDERS.v1);
-            expect(created.uuid).toBe(EXAMPLE_ORDER.uuid);
+            expect(created.uuid).toBe(EXAMPLE_CREATED.uuid);
           },
           { versionHeader: false },
         ),

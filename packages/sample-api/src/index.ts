@@ -1,6 +1,7 @@
 export { CATALOGUE, DELIVERY_METHOD_NAMES, describeCatalogue, type Product } from './catalogue.js';
 export { CONTROL_BASE_PATH, CONTROL_STATES, type ControlState } from './control-surface.js';
 export { type CredentialSet, DEMO_CREDENTIALS } from './credentials.js';
+export { type DocsStandIn, startDocsStandIn } from './docs-stand-in.js';
 export * from './errors/index.js';
 export { ALL_OPERATIONS, FAULT_EFFECT_FIELDS, type FaultRule } from './faults/fault-rule.js';
 export {

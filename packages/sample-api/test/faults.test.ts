@@ -125,16 +125,16 @@ describe('the sample API injects faults', () => {
     expect(isTransportError(error) && error.failure).toBe('reset');
   });
 
-  it.each(OPERATION_NAMES)('answers %s with 200 and a non-JSON body', async (operation) => {
-    t.api.setFaults([{ operation, nonJson: true }]);
-    const error = await caught(call(t, operation));
-    expect(isResponseValidationError(error) && error.issues).toEqual([]);
-  });
-
   /** Operations whose answer the client reads into a shape (an update's answer is undocumented). */
   const READ_ANSWERS = OPERATION_NAMES.filter(
     (name) => !operations[name].response.v2.safeParse(null).success,
   );
+
+  it.each(READ_ANSWERS)('answers %s with 200 and a non-JSON body', async (operation) => {
+    t.api.setFaults([{ operation, nonJson: true }]);
+    const error = await caught(call(t, operation));
+    expect(isResponseValidationError(error) && error.issues).toEqual([]);
+  });
 
   it('has operations whose answer the client reads, and updates whose answer it does not', () => {
     expect(READ_ANSWERS).toEqual(['listOrders', 'getOrder', 'createOrder', 'cancelOrder']);

@@ -80,7 +80,7 @@ export const orderLineSchema = z.looseObject({
   deliveryDate: date,
   revisedDeliveryDate: date.nullable(),
   productCode: z.string(),
-  beforeDelivery: z.unknown(),
+  beforeDelivery: z.unknown().optional(),
   vatAmount: money,
   vatPercentage: z.number(),
   quantity: z.number().int(),
