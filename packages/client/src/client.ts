@@ -33,6 +33,11 @@ import {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Also retry a create, update or cancel, but only when the failure proves the server did
+   * not process it: a 429 or 503 answer, or a connection that was refused. Off by default.
+   */
+  retryUnprocessed?: boolean;
   /** `false` sends the body as given, unchecked: for probing how the vendor refuses bad input. */
   validate?: boolean;
 }
@@ -212,7 +217,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       const schema = operation.body[this.apiVersion];
       body = JSON.stringify(validate ? this.#check(name, schema, input.body) : input.body);
     }
-    const parsed = await this.#exchange(operation, path, body, options.signal);
+    const parsed = await this.#exchange(operation, path, body, options);
     const result = operation.response[this.apiVersion].safeParse(parsed.json);
     if (!result.success) {
       throw new ResponseValidationError({
@@ -261,17 +266,21 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     operation: OperationDefinition,
     path: string,
     body: string | undefined,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
   ): Promise<{ status: number; json: unknown }> {
     const { retry } = this.#options;
+    const { signal } = options;
     for (let attempt = 1; ; attempt++) {
-      const retriesLeft = operation.idempotent && attempt <= retry.retries;
+      const underLimit = attempt <= retry.retries;
+      const retriesLeft = operation.idempotent && underLimit;
+      // 429, 503 and a refused connection mean nothing was processed: safe to send again.
+      const unprocessedLeft = (options.retryUnprocessed ?? false) && underLimit;
       let response: { status: number; headers: Dispatcher.ResponseData['headers']; text: string };
       try {
         response = await this.#once(operation.method, path, body, signal);
       } catch (error) {
         const failure = transportFailure(error, signal);
-        if (failure !== 'aborted' && retriesLeft) {
+        if (failure !== 'aborted' && (retriesLeft || (unprocessedLeft && failure === 'refused'))) {
           await backoff(retryDelay(retry, attempt) ?? 0, signal, operation.method, path);
           continue;
         }
@@ -281,7 +290,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
         return { status: response.status, json: this.#parseSuccess(operation, path, response) };
       }
       const error = this.#httpError(operation.method, path, response);
-      if (retriesLeft && retry.statuses.includes(response.status)) {
+      if ((retriesLeft || unprocessedLeft) && retry.statuses.includes(response.status)) {
         const delay = retryDelay(retry, attempt, error.retryAfterSeconds);
         if (delay !== undefined) {
           await backoff(delay, signal, operation.method, path);

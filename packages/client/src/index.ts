@@ -24,8 +24,8 @@ export {
   type RequestBody,
   type ResponseBody,
 } from './operations.js';
-export { type OrdersClientOptions, optionsFromEnv, type VersionHeader } from './options.js';
-export { REDACTED, redact, redactValue } from './redact.js';
+export { type OrdersClientOptions, optionsFromEnv, type VersionHeader, withoutUserInfo } from './options.js';
+export { REDACTED, redact, redactValue, secretForms } from './redact.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 export { bodyText, vendorMessageOf } from './schemas/error-body.js';
 export * from './schemas/order.js';

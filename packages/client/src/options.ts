@@ -48,6 +48,14 @@ export interface ResolvedOptions<V extends ApiVersion> {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * A URL as text with any `user:password@` taken out, for messages: a URL that does not even
+ * parse may still carry a password.
+ */
+export function withoutUserInfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1…@');
+}
+
 /** Checks the options and fills in defaults; a bad option is a `ConfigurationError` naming it. */
 export function resolveOptions<V extends ApiVersion>(options: OrdersClientOptions<V>): ResolvedOptions<V> {
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
@@ -55,7 +63,9 @@ export function resolveOptions<V extends ApiVersion>(options: OrdersClientOption
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConfigurationError(`baseUrl "${baseUrl}" is not a URL; give one like ${DEFAULT_BASE_URL}`);
+    throw new ConfigurationError(
+      `baseUrl "${withoutUserInfo(baseUrl)}" is not a URL; give one like ${DEFAULT_BASE_URL}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError(`baseUrl must use http or https, got ${url.protocol}`);

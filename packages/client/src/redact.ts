@@ -1,13 +1,37 @@
 export const REDACTED = '[REDACTED]';
 
 /**
- * Replaces every occurrence of each secret in `text`. Used on anything the server sent back
- * before it enters an error: a server may echo a request header in its answer.
+ * Every form in which `secret` can appear in text the kit writes: as it is, JSON-escaped (a
+ * secret holding `"` or `\\` in a JSON document), percent-encoded (in a URL), and base64 (in
+ * a header such as Basic authorization, alone or after a user id and a colon). Longest
+ * first, so a longer form is replaced before a shorter one inside it.
+ */
+export function secretForms(secret: string, userIds: readonly string[] = []): string[] {
+  if (!secret) return [];
+  const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+  const forms = new Set([
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
+    encodeURIComponent(secret),
+    encodeURI(secret),
+    base64(secret),
+    // Base64 pads to a multiple of 3 bytes; the unpadded form is what a longer value holds.
+    base64(secret).replace(/=+$/, ''),
+    ...userIds.map((userId) => base64(`${userId}:${secret}`).replace(/=+$/, '')),
+  ]);
+  return [...forms].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces every occurrence of each secret in `text`, in every form `secretForms` names.
+ * Used on anything the server sent back before it enters an error (a server may echo a
+ * request header in its answer) and on everything the kit prints or writes.
  */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret) out = out.split(secret).join(REDACTED);
+    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
   }
   return out;
 }

@@ -222,6 +222,40 @@ describe('after a timeout', () => {
   });
 });
 
+describe('a create with retryUnprocessed', () => {
+  it.each([
+    ['a 503', unavailable],
+    ['a 429', tooMany],
+  ])('createOrder is sent again after %s, which says nothing was processed', async (_what, refusal) => {
+    api.server.handle(inSequence(refusal, reply(201, { uuid: orderDetail.uuid })));
+    const client = api.client({ retry: { retries: 2, baseDelayMs: 1 } });
+    await expect(client.createOrder(createBodies.v2, { retryUnprocessed: true })).resolves.toEqual({
+      uuid: orderDetail.uuid,
+    });
+    expect(api.server.requests.map((request) => request.method)).toEqual(['POST', 'POST']);
+  });
+
+  it('createOrder is not sent again after a dropped connection: the order may exist', async () => {
+    api.server.handle(inSequence(dropConnection, reply(201, { uuid: orderDetail.uuid })));
+    const client = api.client({ retry: { retries: 2, baseDelayMs: 1 } });
+    const error = await client
+      .createOrder(createBodies.v2, { retryUnprocessed: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'ERR_PRINT_TRANSPORT', failure: 'reset' });
+    expect(api.server.requests).toHaveLength(1);
+  });
+
+  it('createOrder without the option is never sent twice, even after a 503', async () => {
+    api.server.handle(inSequence(unavailable, reply(201, { uuid: orderDetail.uuid })));
+    const error = await api
+      .client({ retry: { retries: 2, baseDelayMs: 1 } })
+      .createOrder(createBodies.v2)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 503 });
+    expect(api.server.requests).toHaveLength(1);
+  });
+});
+
 describe('parseRetryAfter', () => {
   const now = Date.UTC(2024, 2, 5, 10, 0, 0);
 

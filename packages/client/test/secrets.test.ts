@@ -8,6 +8,8 @@ import {
   OrdersClient,
   type OrdersClientOptions,
   REDACTED,
+  redact,
+  secretForms,
 } from '../src/index.js';
 import { createBodies, ORDER_ID, ORDER_UUID, SECRET, USER_ID } from './support/fixtures.js';
 import {
@@ -266,5 +268,27 @@ describe('a ConfigurationError', () => {
     })();
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(leaks(inspect(error, { showHidden: true }), SECRET)).toBe(false);
+  });
+});
+
+describe('secretForms', () => {
+  it.each([
+    ['a quote, a backslash, a percent sign and a non-ASCII letter', 'p"a\\ss%wörd'],
+    ['only safe characters', 'sk_test_plain'],
+  ])('names every form a secret with %s takes in JSON, URLs and base64 headers', (_what, secret) => {
+    const forms = secretForms(secret, ['user-1']);
+    expect(forms).toContain(secret);
+    expect(forms).toContain(JSON.stringify(secret).slice(1, -1));
+    expect(forms).toContain(encodeURIComponent(secret));
+    expect(forms).toContain(Buffer.from(secret).toString('base64').replace(/=+$/, ''));
+    expect(forms).toContain(Buffer.from(`user-1:${secret}`).toString('base64').replace(/=+$/, ''));
+    const text = [
+      JSON.stringify({ secret }),
+      `https://x/?s=${encodeURIComponent(secret)}`,
+      Buffer.from(secret).toString('base64'),
+    ].join(' ');
+    expect(redact(text, [secret])).not.toMatch(
+      new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')),
+    );
   });
 });
