@@ -1,20 +1,21 @@
-// `pnpm verify`: a thin shell over runVerify. Pact's worker process starts first, before the
-// rest of the verifier loads, so both start-ups overlap.
-import { startPactWorker } from './replay/pact-worker-process.js';
+import { SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
+import { runVerify } from './run-verify.js';
 
-const pactWorker = startPactWorker();
-const { runVerify } = await import('./run-verify.js');
-
-// The first SIGINT stops the replay and tears down what the run created; a second one ends
-// the process at once (the ledger keeps what is still open for `pnpm verify --cleanup`).
-const interrupt = new AbortController();
-process.on('SIGINT', () => {
-  if (interrupt.signal.aborted) process.exit(130);
-  process.stderr.write(
-    '\nInterrupted: tearing down the orders this run created (Ctrl-C again to quit now)…\n',
-  );
-  interrupt.abort();
-});
+// `pnpm verify`: a thin shell over runVerify. The first SIGINT or SIGTERM (Ctrl-C, a cancelled
+// CI job) stops the replay, tears down what the run created, writes the ledger and the partial
+// reports, and ends with 130 or 143; a second one ends the process at once, leaving the ledger
+// for `pnpm verify --cleanup`. Pact's verifier process exits with its parent (IPC disconnect).
+const stop = new AbortController();
+for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) {
+  process.on(signal, () => {
+    const first = stop.signal.reason as StopSignal | undefined;
+    if (first) process.exit(SIGNAL_EXIT_CODES[first]);
+    process.stderr.write(
+      `\n${signal}: stopping; tearing down the orders this run created (again to quit now)…\n`,
+    );
+    stop.abort(signal);
+  });
+}
 
 /**
  * A console stream that stops writing once its reader has gone (`pnpm verify | head`):
@@ -28,15 +29,10 @@ function sink(stream: NodeJS.WriteStream) {
   return { write: (text: string) => open && stream.write(text) };
 }
 
-try {
-  process.exitCode = await runVerify(process.argv.slice(2), {
-    stdout: sink(process.stdout),
-    stderr: sink(process.stderr),
-    env: process.env,
-    cwd: process.cwd(),
-    signal: interrupt.signal,
-    pactWorker,
-  });
-} finally {
-  pactWorker.child.kill('SIGKILL');
-}
+process.exitCode = await runVerify(process.argv.slice(2), {
+  stdout: sink(process.stdout),
+  stderr: sink(process.stderr),
+  env: process.env,
+  cwd: process.cwd(),
+  signal: stop.signal,
+});

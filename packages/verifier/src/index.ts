@@ -1,16 +1,29 @@
+export { type Arrangement, arrange } from './arrange/arrange.js';
 export * from './errors/index.js';
-export { Ledger, type LedgerEntry, type LedgerOutcome } from './ledger/ledger.js';
+export { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
+export { Ledger, type LedgerEntry, type LedgerOutcome, runReference } from './ledger/ledger.js';
 export { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from './options/credentials.js';
-export { checkBaseUrl, EMBEDDED_PROCESSING_DELAY_MS, parseVerifyArgs } from './options/parse-args.js';
+export {
+  CREATION_TIMEOUT_MS,
+  checkBaseUrl,
+  EMBEDDED_PROCESSING_DELAY_MS,
+  parseVerifyArgs,
+} from './options/parse-args.js';
 export { VERIFY_USAGE } from './options/usage.js';
-export type { BrokerOptions, TargetOptions, VerifyOptions } from './options/verify-options.js';
+export type {
+  BrokerOptions,
+  TargetOptions,
+  VerifyCommand,
+  VerifyOptions,
+} from './options/verify-options.js';
 export type { LoadedPact, PactInteraction } from './pacts/interaction.js';
 export { loadPactFiles, parsePact } from './pacts/load-pacts.js';
-export { type Plan, type PlannedInteraction, planRun } from './plan/plan.js';
+export { type Plan, type PlannedInteraction, planRun, type Verdict } from './plan/plan.js';
+export { normalisePath, operationOf } from './plan/request-path.js';
 export { STATE_ARRANGERS } from './plan/state-arrangers.js';
 export { type PublishOptions, parsePublishArgs, publishCommand } from './publish/publish-args.js';
 export { runPublishContracts } from './publish/run-publish.js';
-export type { Counts, InteractionReport, RunReport, Verdict } from './report/model.js';
+export type { Replayed } from './replay/replay.js';
+export type { Counts, InteractionReport, RunReport } from './report/model.js';
 export { REPORT_FILES } from './report/write-reports.js';
-export type { VerifyIo } from './run/verify-io.js';
-export { EXIT_CODES, runVerify } from './run-verify.js';
+export { runVerify, type VerifyIo } from './run-verify.js';

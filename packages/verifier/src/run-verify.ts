@@ -1,52 +1,253 @@
+import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ENV, redact } from '@print-contracts/client';
+import { type Arrangement, arrange } from './arrange/arrange.js';
+import { fetchBrokerPacts } from './broker/broker-pacts.js';
+import { runCleanup } from './cleanup/cleanup.js';
+import { PactFileError } from './errors/pact-file-error.js';
 import { isVerifierError } from './errors/verifier-error.js';
+import { EXIT_CODES, type ExitCode, type StopSignal } from './exit-codes.js';
+import { Ledger } from './ledger/ledger.js';
 import { OTHER_SECRET_ENV } from './options/credentials.js';
 import { parseVerifyArgs } from './options/parse-args.js';
 import { VERIFY_USAGE } from './options/usage.js';
-import { runCleanup } from './run/cleanup-run.js';
-import type { VerifyIo } from './run/verify-io.js';
-import { VerifyRun } from './run/verify-run.js';
+import type { VerifyOptions } from './options/verify-options.js';
+import type { LoadedPact } from './pacts/interaction.js';
+import { loadPactFiles } from './pacts/load-pacts.js';
+import { type Plan, planRun } from './plan/plan.js';
+import { PactRunner } from './replay/pact-runner.js';
+import { type Replayed, replay } from './replay/replay.js';
+import { buildReport } from './report/build-report.js';
+import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
+import { writeReports } from './report/write-reports.js';
+import { settle } from './settle/settle.js';
+import { TargetClients } from './target/clients.js';
+import { preflight } from './target/preflight.js';
+import { type StartedTarget, startTarget } from './target/start-target.js';
+import { type Target, targetSecrets } from './target/target.js';
 
-/** Exit statuses of `pnpm verify`. */
-export const EXIT_CODES = {
-  /** Every verifiable interaction passed. */
-  passed: 0,
-  /** A contract broke (or, with --strict, an interaction was not verifiable here). */
-  failed: 1,
-  /** The run could not start: bad flags, unreadable pact, unknown state, unreachable target. */
-  notStarted: 2,
-  interrupted: 130,
-} as const;
+/** What a run talks to: the console, the environment, the working directory, and the stop signal. */
+export interface VerifyIo {
+  readonly stdout: TextSink;
+  readonly stderr: TextSink;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Aborted with the signal's name (`SIGINT`, `SIGTERM`) on the first signal: the run stops and tears down. */
+  readonly signal?: AbortSignal;
+}
+
+/** After a signal, how long teardown may wait for orders still being created, at most. */
+const STOPPED_SETTLE_MS = 15_000;
+const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /**
- * The `pnpm verify` command as a function: parses `argv` (a leading `--` from
- * `pnpm verify -- --flag` is accepted), runs the verification or the cleanup, and resolves
- * with the exit status. Problems that stop the run before anything was replayed print one
- * line on stderr and give 2; nothing it prints holds a secret.
+ * The `pnpm verify` command as a function: options → plan → arrange → replay → settle →
+ * report, or `--cleanup`. Resolves with the exit status of `EXIT_CODES`. A problem that stops
+ * the run before anything was created prints one line on stderr and gives 2; nothing it
+ * prints holds a secret. It starts Pact's verifier for a verification only, and stops it.
  */
-export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<number> {
+export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<ExitCode> {
   const secrets = [ENV.secret, OTHER_SECRET_ENV, 'PACT_BROKER_TOKEN', 'PACT_BROKER_PASSWORD']
     .map((name) => io.env[name])
     .filter((value): value is string => Boolean(value));
+  const fail = (error: unknown): ExitCode => {
+    const known = isVerifierError(error);
+    const message = error instanceof Error ? error.message : String(error);
+    // Not one of the verifier's own errors: a bug. One line, no stack trace, no secret.
+    const text = known ? message : `unexpected error: ${message}`;
+    const usage = known && error.code === 'ERR_VERIFY_USAGE' ? ' (see pnpm verify --help)' : '';
+    io.stderr.write(`verify: ${redact(text, secrets)}${usage}\n`);
+    return EXIT_CODES.notStarted;
+  };
   try {
     const command = parseVerifyArgs(argv, io.env, io.cwd);
-    if (command.help) {
+    if (command.kind === 'help') {
       io.stdout.write(`${VERIFY_USAGE}\n`);
       return EXIT_CODES.passed;
     }
-    if (command.options.cleanup) return await runCleanup(command.options, io);
-    return await new VerifyRun(command.options, io).execute();
-  } catch (error) {
-    if (isVerifierError(error)) {
-      const usage = error.code === 'ERR_VERIFY_USAGE' ? ' (see pnpm verify --help)' : '';
-      io.stderr.write(`verify: ${redact(error.message, secrets)}${usage}\n`);
-    } else {
-      // Not one of the verifier's own errors: a bug. One line, no stack trace, no secret.
-      const message = error instanceof Error ? error.message : String(error);
-      io.stderr.write(`verify: unexpected error: ${redact(message, secrets)}\n`);
+    const reporter = new ConsoleReporter(io.stdout, { quiet: false, secrets });
+    if (command.kind === 'cleanup') {
+      return await runCleanup(command, {
+        say: (line) => reporter.say(line),
+        env: io.env,
+        cwd: io.cwd,
+        signal: io.signal ?? new AbortController().signal,
+        secrets,
+      });
     }
-    return EXIT_CODES.notStarted;
+    return await verify(command.options, io, secrets);
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+/** Runs one verification; throws `VerifierError`s only before anything was created (exit 2). */
+async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): Promise<ExitCode> {
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const reporter = new ConsoleReporter(io.stdout, { quiet: options.quiet, secrets });
+  const progress = (line: string) => reporter.progress(line);
+  const stoppedBy = () => (io.signal?.aborted ? (io.signal.reason as StopSignal) : undefined);
+  const scratch = await mkdtemp(join(tmpdir(), 'contract-verify-'));
+  let started: StartedTarget | undefined;
+  let clients: TargetClients | undefined;
+  let runner: PactRunner | undefined;
+  try {
+    started = await startTarget(options.target);
+    const { target } = started;
+    secrets.push(...targetSecrets(target));
+    if (options.broker?.auth.password) secrets.push(options.broker.auth.password);
+    if (options.broker?.auth.token) secrets.push(options.broker.auth.token);
+    clients = new TargetClients(target, options.requestTimeoutMs);
+    const [pacts] = await Promise.all([
+      loadPacts(options, clients, io.cwd),
+      preflight(clients.dispatcher, target, options.requestTimeoutMs),
+    ]);
+    const plan = planRun(pacts, {
+      mode: target.mode,
+      control: target.controlOrigin !== undefined,
+      otherCredentials: target.credentials.other !== undefined,
+    });
+    // The one owner of Pact's verifier process: started here, as arranging begins, stopped below.
+    runner = new PactRunner();
+    announce(reporter, options, target, plan);
+    const ledger = Ledger.open(options.ledgerPath, randomBytes(4).toString('hex'), options.creationTimeoutMs);
+    const leftovers = ledger.open().filter((entry) => !entry.embedded).length;
+    if (leftovers > 0) {
+      reporter.say(
+        `The ledger ${options.ledgerPath} holds ${leftovers} orders an earlier run left; \`pnpm verify --cleanup\` settles them.`,
+      );
+    }
+    const work = new AbortController();
+    setMaxListeners(0, work.signal);
+    const stop = () => {
+      work.abort();
+      runner?.stop();
+    };
+    if (io.signal?.aborted) stop();
+    io.signal?.addEventListener('abort', stop, { once: true });
+    let replayed: Replayed;
+    try {
+      const arrangement = await arrange(plan, {
+        clients,
+        ledger,
+        bodies: options.orderBodies,
+        pollIntervalMs: options.pollIntervalMs,
+        timeoutMs: options.requestTimeoutMs,
+        signal: work.signal,
+        progress,
+      });
+      replayed = await replay(arrangement, {
+        runner,
+        target,
+        dispatcher: clients.dispatcher,
+        ledger,
+        secrets,
+        timeoutMs: options.requestTimeoutMs,
+        missing: provenMissing(arrangement),
+        scratch,
+        emptyCaStore: options.broker ? undefined : PactRunner.emptyCaStore(scratch),
+        broker: options.broker,
+        appVersion: PACKAGE_VERSION,
+        interrupted: () => stoppedBy() !== undefined,
+        progress,
+      });
+    } finally {
+      io.signal?.removeEventListener('abort', stop);
+      runner.stop();
+    }
+    const mine = ledger.open().filter((entry) => entry.run === ledger.run).length;
+    if (mine > 0) progress(`Teardown: settling ${mine} orders the run created`);
+    const settlement = await settle({
+      ledger,
+      clients,
+      embedded: started.sampleApi ? target.baseUrl : undefined,
+      pollIntervalMs: options.pollIntervalMs,
+      secrets,
+      signal: stoppedBy() ? AbortSignal.timeout(STOPPED_SETTLE_MS) : new AbortController().signal,
+    });
+    const report = buildReport(replayed, settlement, {
+      target,
+      strict: options.strict,
+      stoppedBy: stoppedBy(),
+      startedAt,
+      durationMs: performance.now() - t0,
+      secrets,
+    });
+    for (const item of report.interactions) reporter.verdict(item);
+    reporter.matrix(report);
+    const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
+    const { teardown } = report;
+    reporter.say(
+      `Orders: ${teardown.created} created at the target, ${teardown.settled} settled${teardown.open > 0 ? `, ${teardown.open} still open in ${teardown.ledger} (run \`pnpm verify --cleanup\`)` : ''}.`,
+    );
+    for (const problem of teardown.problems) reporter.say(`  ${problem}`);
+    reporter.say(`Reports: ${written.join(', ')}`);
+    if (report.stoppedBy)
+      reporter.say(
+        `Stopped by ${report.stoppedBy}: the replay ended early; what the run created was torn down.`,
+      );
+    return report.exitCode;
   } finally {
-    io.pactWorker?.child.kill('SIGKILL');
+    runner?.stop();
+    await clients?.close();
+    await started?.sampleApi?.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function loadPacts(options: VerifyOptions, clients: TargetClients, cwd: string): Promise<LoadedPact[]> {
+  const pacts = options.broker
+    ? await fetchBrokerPacts(
+        clients.dispatcher,
+        options.broker,
+        options.apiVersions,
+        options.requestTimeoutMs,
+      )
+    : await loadPactFiles(options.pactPaths, cwd);
+  const chosen = pacts.filter((pact) => options.apiVersions.includes(pact.version));
+  if (chosen.length === 0) {
+    throw new PactFileError(
+      options.pactPaths.join(', ') || 'the Pact Broker',
+      `holds no pact for ${options.apiVersions.join(' or ')}`,
+    );
+  }
+  return chosen;
+}
+
+/** Order ids the arrange stage proved do not exist: requests may name them, also in live mode. */
+function provenMissing(arrangement: Arrangement): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const item of arrangement.interactions) {
+    if (item.decided) continue;
+    for (const fixture of item.planned.fixtures)
+      if (fixture?.spec.kind === 'no-order') ids.add(fixture.spec.id);
+  }
+  return ids;
+}
+
+function announce(reporter: ConsoleReporter, options: VerifyOptions, target: Target, plan: Plan): void {
+  const where =
+    target.kind === 'embedded'
+      ? `embedded sample API at ${target.baseUrl}`
+      : `${target.baseUrl} (mode ${target.mode})`;
+  reporter.progress(
+    `Contract verification of ${where}, control surface ${target.controlOrigin ? 'on' : 'off'}`,
+  );
+  for (const pact of plan.pacts) {
+    reporter.progress(
+      `  pact ${pact.label}: ${pact.consumer} → ${pact.provider}, ${pact.interactions.length} interactions`,
+    );
+  }
+  const decided = plan.interactions.filter((item) => item.decided).length;
+  reporter.progress(
+    `Plan: ${plan.interactions.length - decided} to replay, ${decided} decided without replay, ${plan.fixtures.length} states to arrange`,
+  );
+  for (const version of options.apiVersions) {
+    reporter.progress(`  orders it creates in ${version}: ${options.orderBodies.source[version]}`);
   }
 }

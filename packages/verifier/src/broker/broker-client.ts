@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { BrokerError } from '../errors/broker-error.js';
 import type { BrokerOptions } from '../options/verify-options.js';
-import { describeTransportFailure } from '../replay/wire.js';
+import { describeTransportFailure } from '../target/wire.js';
 
 /** The Authorization header for the broker's credentials, if any. */
 export function brokerAuthHeader(auth: BrokerOptions['auth']): Record<string, string> {

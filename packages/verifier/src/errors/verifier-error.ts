@@ -8,14 +8,16 @@ export const VERIFIER_ERROR_CODES = {
   target: 'ERR_VERIFY_TARGET',
   broker: 'ERR_VERIFY_BROKER',
   replay: 'ERR_VERIFY_REPLAY',
+  arrange: 'ERR_VERIFY_ARRANGE',
+  incompleteBody: 'ERR_VERIFY_INCOMPLETE_BODY',
 } as const;
 
 export type VerifierErrorCode = (typeof VERIFIER_ERROR_CODES)[keyof typeof VERIFIER_ERROR_CODES];
 
 /**
- * Base of every error the verifier raises itself. Each one means "the run could not start
- * or could not go on" (exit 2); its message is one line, fit to print as is, and never
- * holds a credential.
+ * Base of every error the verifier raises itself. Its message is one line, fit to print as
+ * is, and never holds a credential. Those that reach the command mean "the run could not
+ * start" (exit 2); `ArrangeError` and `IncompleteBodyError` never leave their stage.
  */
 export class VerifierError extends CodedError<VerifierErrorCode> {
   override readonly name: string = 'VerifierError';

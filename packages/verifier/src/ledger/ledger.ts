@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ApiVersion } from '@print-contracts/client';
-import type { CredentialRole } from '../plan/fixture-spec.js';
+import { type ApiVersion, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
+import type { CredentialRole } from '../target/target.js';
 
 /** How an order's life in the ledger ended. */
 export type LedgerOutcome =
@@ -13,15 +13,17 @@ export type LedgerOutcome =
   | 'creation-failed'
   /** It lived on the embedded sample API, which is gone with its process. */
   | 'gone'
-  /** Past its creation, the target answers 404 to cancelling it: there is nothing left to cancel. */
+  /** Past its creation window the target answers 404 to cancelling it: nothing is left to cancel. */
   | 'not-found'
-  /** `--cleanup` could not act on it (its uuid was never known) and told the user to check by hand. */
-  | 'abandoned';
+  /** Its uuid was never known; a scan of the target's orders by the run's reference settled it. */
+  | 'settled-by-reference';
 
 /** One order the run creates, from the line written before its request is sent. */
 export interface LedgerEntry {
   readonly key: string;
   readonly run: string;
+  /** The `reference` every order of the run carries, so a scan can find one whose uuid never came back. */
+  readonly reference: string;
   /** Base URL of the target, ending in `/api`. */
   readonly target: string;
   readonly embedded: boolean;
@@ -32,42 +34,64 @@ export interface LedgerEntry {
   /** What created it: a provider state, or a replayed interaction. */
   readonly source: string;
   readonly createdAt: string;
-  uuid: string | undefined;
-  /** Set when the control surface moved it on (in production, completed): it needs the control surface to be cancelled. */
-  controlled: boolean;
+  /**
+   * Until when the run waits for its asynchronous creation, in every phase (arranging,
+   * teardown, cleanup): one bounded wait per order, however often it is looked at.
+   */
+  readonly deadline: string;
+  readonly uuid: string | undefined;
+  /** Its numeric id, once it was read back. */
+  readonly id: number | undefined;
+  /** Set when the control surface moved it on (in production, completed): it is cancelled through it. */
+  readonly controlled: boolean;
   /** The request got no complete answer: the order may exist, with an unknown uuid. */
-  unresolved: string | undefined;
-  outcome: LedgerOutcome | undefined;
+  readonly unresolved: string | undefined;
+  readonly outcome: LedgerOutcome | undefined;
 }
 
+/** What `creating` is told; the ledger adds the rest. */
+export type NewLedgerEntry = Pick<
+  LedgerEntry,
+  'target' | 'embedded' | 'controlOrigin' | 'credential' | 'version' | 'source'
+>;
+
 type LedgerEvent =
-  | ({ event: 'creating' } & Omit<LedgerEntry, 'uuid' | 'controlled' | 'unresolved' | 'outcome'>)
+  | ({ event: 'creating' } & Omit<LedgerEntry, 'uuid' | 'id' | 'controlled' | 'unresolved' | 'outcome'>)
   | { event: 'created'; key: string; uuid: string }
+  | { event: 'read'; key: string; id: number }
   | { event: 'controlled'; key: string }
   | { event: 'unresolved'; key: string; reason: string }
   | { event: 'closed'; key: string; outcome: LedgerOutcome; note?: string };
+
+/** The reference every order of run `run` carries (the vendor allows 35 characters). */
+export const runReference = (run: string) => `contract verify ${run}`.slice(0, REFERENCE_MAX_LENGTH);
 
 /**
  * The append-only record of every order the verifier creates, one JSON line per event: a
  * `creating` line is written (synchronously) before the create request leaves, `created`
  * adds the uuid, `closed` crosses the order off. Lines hold no credential. An entry without
  * `closed` is open: `--cleanup` finishes it after an interrupted run. When nothing is open
- * any more, the file is removed.
+ * any more, the file is removed. The one record several stages write: the file is the
+ * shared state, on purpose, so that a killed process leaves it behind.
  */
 export class Ledger {
   readonly path: string;
   readonly run: string;
+  readonly reference: string;
+  readonly #creationTimeoutMs: number;
   readonly #entries = new Map<string, LedgerEntry>();
   #counter = 0;
 
-  private constructor(path: string, run: string) {
+  private constructor(path: string, run: string, creationTimeoutMs: number) {
     this.path = path;
     this.run = run;
+    this.reference = runReference(run);
+    this.#creationTimeoutMs = creationTimeoutMs;
   }
 
   /** Opens (or starts) the ledger at `path`, reading what earlier runs left open. */
-  static open(path: string, run: string): Ledger {
-    const ledger = new Ledger(path, run);
+  static open(path: string, run: string, creationTimeoutMs: number): Ledger {
+    const ledger = new Ledger(path, run, creationTimeoutMs);
     let text = '';
     try {
       text = readFileSync(path, 'utf8');
@@ -86,16 +110,27 @@ export class Ledger {
   }
 
   /** Records an order about to be created; returns its key. Call before sending the request. */
-  creating(
-    entry: Omit<LedgerEntry, 'key' | 'run' | 'createdAt' | 'uuid' | 'controlled' | 'unresolved' | 'outcome'>,
-  ): string {
+  creating(entry: NewLedgerEntry): string {
     const key = `${this.run}-${++this.#counter}`;
-    this.#write({ event: 'creating', key, run: this.run, createdAt: new Date().toISOString(), ...entry });
+    const now = Date.now();
+    this.#write({
+      event: 'creating',
+      key,
+      run: this.run,
+      reference: this.reference,
+      createdAt: new Date(now).toISOString(),
+      deadline: new Date(now + this.#creationTimeoutMs).toISOString(),
+      ...entry,
+    });
     return key;
   }
 
   created(key: string, uuid: string): void {
     this.#write({ event: 'created', key, uuid });
+  }
+
+  read(key: string, id: number): void {
+    if (this.#entries.get(key)?.id !== id) this.#write({ event: 'read', key, id });
   }
 
   controlled(key: string): void {
@@ -119,6 +154,20 @@ export class Ledger {
     return [...this.#entries.values()].filter((entry) => entry.outcome === undefined);
   }
 
+  /** Every entry of this run, crossed off or not: what the run created. */
+  mine(): LedgerEntry[] {
+    return [...this.#entries.values()].filter((entry) => entry.run === this.run);
+  }
+
+  /** True when `ref` (numeric id or uuid, any case) names an order this run created. */
+  owns(ref: string): boolean {
+    const wanted = ref.toLowerCase();
+    return this.mine().some(
+      (entry) =>
+        entry.uuid?.toLowerCase() === wanted || (entry.id !== undefined && String(entry.id) === wanted),
+    );
+  }
+
   /** Removes the file when nothing is open; true when it did. */
   removeIfSettled(): boolean {
     if (this.open().length > 0) return false;
@@ -138,6 +187,7 @@ export class Ledger {
       this.#entries.set(event.key, {
         ...entry,
         uuid: undefined,
+        id: undefined,
         controlled: false,
         unresolved: undefined,
         outcome: undefined,
@@ -146,11 +196,21 @@ export class Ledger {
     }
     const entry = this.#entries.get(event.key);
     if (!entry) return;
-    if (event.event === 'created') {
-      entry.uuid = event.uuid;
-      entry.unresolved = undefined;
-    } else if (event.event === 'controlled') entry.controlled = true;
-    else if (event.event === 'unresolved') entry.unresolved = event.reason;
-    else entry.outcome = event.outcome;
+    this.#entries.set(event.key, { ...entry, ...changeOf(event) });
+  }
+}
+
+function changeOf(event: Exclude<LedgerEvent, { event: 'creating' }>): Partial<LedgerEntry> {
+  switch (event.event) {
+    case 'created':
+      return { uuid: event.uuid, unresolved: undefined };
+    case 'read':
+      return { id: event.id };
+    case 'controlled':
+      return { controlled: true };
+    case 'unresolved':
+      return { unresolved: event.reason };
+    case 'closed':
+      return { outcome: event.outcome };
   }
 }

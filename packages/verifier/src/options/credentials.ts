@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ENV } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
-import type { Credentials } from '../target/target.js';
+import type { Credentials } from './verify-options.js';
 
 /** A second credential set, for the tenant-isolation interactions on URL targets. */
 export const OTHER_USER_ID_ENV = 'PRINT_API_OTHER_USER_ID';

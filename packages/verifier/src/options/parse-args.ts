@@ -1,11 +1,18 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { API_BASE_PATH, API_VERSIONS, type ApiVersion, withoutUserInfo } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
-import type { TargetMode } from '../target/target.js';
 import { mainCredentials, otherCredentials } from './credentials.js';
+import { readOrderBodies } from './order-fixture.js';
 import { defaultContractsDir } from './paths.js';
-import type { BrokerOptions, TargetOptions, VerifyOptions } from './verify-options.js';
+import { checkWritable } from './report-dir.js';
+import type {
+  BrokerOptions,
+  TargetMode,
+  TargetOptions,
+  VerifyCommand,
+  VerifyOptions,
+} from './verify-options.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,6 +35,7 @@ const OPTIONS = {
   'request-timeout': { type: 'string' },
   'creation-timeout': { type: 'string' },
   'poll-interval': { type: 'string' },
+  'order-fixture': { type: 'string' },
   'broker-url': { type: 'string' },
   'consumer-version-selector': { type: 'string', multiple: true },
   'provider-version': { type: 'string' },
@@ -40,19 +48,24 @@ const OPTIONS = {
 export const EMBEDDED_PROCESSING_DELAY_MS = 20;
 const DEFAULT_SELECTORS = [{ mainBranch: true }, { deployedOrReleased: true }];
 
-export type ParsedCommand =
-  | { readonly help: true }
-  | { readonly help: false; readonly options: VerifyOptions };
+/**
+ * The one bound on waiting for an order's asynchronous creation, per mode. The docs: orders
+ * are processed 30 s to 5 min after creation, and one still 404 after 10 minutes "cannot
+ * be placed". Sample-data sets may never process an order: 6 minutes tells that apart.
+ */
+export const CREATION_TIMEOUT_MS = { sample: 360_000, live: 600_000 } as const;
 
 /** Flags that would put a secret on the command line, where process lists and logs show it. */
 const SECRET_FLAGS = /^--(other-)?secret(=|$)|^--(broker-)?(token|password)(=|$)/;
 
 /**
- * Parses the command line (`pnpm verify` passes a literal leading `--`, which is dropped).
- * Every problem is a `UsageError` with a one-line reason; a value is echoed only for flags
- * that cannot hold a secret.
+ * The options stage: parses the command line (`pnpm verify` passes a literal leading `--`,
+ * which is dropped), reads the secret and fixture files it names, and checks that the
+ * reports and the ledger can be written. Every problem is a `UsageError` with a one-line
+ * reason; a value is echoed only for flags that cannot hold a secret. Nothing is sent
+ * anywhere.
  */
-export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string): ParsedCommand {
+export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string): VerifyCommand {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   const secretFlag = args.find((arg) => SECRET_FLAGS.test(arg));
   if (secretFlag) {
@@ -67,37 +80,57 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
   } catch (error) {
     throw new UsageError(oneLine((error as Error).message));
   }
-  if (values.help) return { help: true };
+  if (values.help) return { kind: 'help' };
 
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
+  const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
+  const requestTimeoutMs = milliseconds('--request-timeout', values['request-timeout'], 10_000);
+  if (values.cleanup) {
+    return {
+      kind: 'cleanup',
+      ledgerPath,
+      requestTimeoutMs,
+      creationTimeoutMs: milliseconds(
+        '--creation-timeout',
+        values['creation-timeout'],
+        CREATION_TIMEOUT_MS.live,
+      ),
+      pollIntervalMs: milliseconds('--poll-interval', values['poll-interval'], 1_000),
+      credentialFlags: {
+        userId: values['user-id'],
+        secretFile: values['secret-file'],
+        otherUserId: values['other-user-id'],
+        otherSecretFile: values['other-secret-file'],
+      },
+    };
+  }
   const broker = brokerOptions(values, env);
   const target = targetOptions(values, env, cwd);
-  const credentialFlags = {
-    userId: values['user-id'],
-    secretFile: values['secret-file'],
-    otherUserId: values['other-user-id'],
-    otherSecretFile: values['other-secret-file'],
-  };
+  const mode = target.kind === 'url' ? target.mode : 'sample';
   const options: VerifyOptions = {
     target,
     apiVersions: apiVersions(values['api-version']),
     pactPaths: values.pact ?? (broker ? [] : [defaultContractsDir(cwd)]),
     broker: values.pact ? undefined : broker,
     reportDir,
-    ledgerPath: resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl')),
+    ledgerPath,
     strict: values.strict ?? false,
     quiet: values.quiet ?? false,
-    cleanup: values.cleanup ?? false,
-    requestTimeoutMs: milliseconds('--request-timeout', values['request-timeout'], 10_000),
-    creationTimeoutMs: milliseconds('--creation-timeout', values['creation-timeout'], 360_000),
+    requestTimeoutMs,
+    creationTimeoutMs: milliseconds(
+      '--creation-timeout',
+      values['creation-timeout'],
+      CREATION_TIMEOUT_MS[mode],
+    ),
     pollIntervalMs: milliseconds(
       '--poll-interval',
       values['poll-interval'],
       target.kind === 'embedded' ? 50 : 1_000,
     ),
-    credentialFlags,
+    orderBodies: readOrderBodies(values['order-fixture'], cwd),
   };
-  return { help: false, options };
+  checkWritable(reportDir, ledgerPath);
+  return { kind: 'verify', options };
 }
 
 function oneLine(message: string): string {
@@ -186,7 +219,9 @@ export function checkBaseUrl(value: string, mode: TargetMode): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url "${value}" is not a URL; give one like https://api.example.com/api`);
+    throw new UsageError(
+      `--base-url "${withoutUserInfo(value)}" is not a URL; give one like https://api.example.com${API_BASE_PATH}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must use http or https, got ${url.protocol}`);
@@ -198,9 +233,9 @@ export function checkBaseUrl(value: string, mode: TargetMode): string {
   }
   if (url.search || url.hash) throw new UsageError('--base-url must not have a query or a fragment');
   const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/api')) {
+  if (!path.endsWith(API_BASE_PATH)) {
     throw new UsageError(
-      `--base-url must end in /api (the vendor's base address does), got "${url.origin}${url.pathname}"`,
+      `--base-url must end in ${API_BASE_PATH} (the vendor's base address does), got "${url.origin}${url.pathname}"`,
     );
   }
   if (mode === 'live' && url.protocol !== 'https:') {

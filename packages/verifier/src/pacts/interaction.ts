@@ -20,12 +20,16 @@ export interface PactInteraction {
   readonly path: string;
   /** The ProviderState expression for the path, e.g. `/api/orders/${id}`. */
   readonly pathExpression: string | undefined;
+  /** Query parameters as the pact lists them (each a list of values). */
+  readonly query: Readonly<Record<string, readonly string[]>>;
   /** Header names lower-cased, values as listed. */
   readonly headers: Readonly<Record<string, readonly string[]>>;
   /** The request body parsed as JSON; `undefined` without a body, a string when not JSON. */
   readonly body: unknown;
   /** Names the request takes from provider states (`${id}`, `${uuid}`). */
   readonly injected: readonly string[];
+  /** Whether the contract expects the request to succeed (2xx) or to be refused (4xx, 5xx). */
+  readonly expects: 'success' | 'refusal';
   /** The interaction exactly as in the file, copied into the files Pact replays. */
   readonly raw: Readonly<Record<string, unknown>>;
 }

@@ -110,9 +110,11 @@ function toInteraction(raw: unknown, index: number, label: string): PactInteract
     method: interaction.request.method.toUpperCase(),
     path: interaction.request.path,
     pathExpression: pathExpression(generators),
+    query: queryOf(interaction),
     headers: headersOf(interaction),
     body: bodyOf(interaction.request.body),
     injected: [...new Set(injectedNames(generators))],
+    expects: expectation(interaction.response),
     raw: raw as Record<string, unknown>,
   };
 }
@@ -122,6 +124,22 @@ function statesOf(interaction: RawInteraction): StateRef[] {
     return interaction.providerStates.map((state) => ({ name: state.name, params: state.params ?? {} }));
   }
   return interaction.providerState ? [{ name: interaction.providerState, params: {} }] : [];
+}
+
+function queryOf(interaction: RawInteraction): Record<string, string[]> {
+  const query = interaction.request.query;
+  if (query === null || query === undefined) return {};
+  if (typeof query === 'string') {
+    const out: Record<string, string[]> = {};
+    for (const [key, value] of new URLSearchParams(query)) out[key] = [...(out[key] ?? []), value];
+    return out;
+  }
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => [
+      key,
+      (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string'),
+    ]),
+  );
 }
 
 function headersOf(interaction: RawInteraction): Record<string, string[]> {
@@ -149,6 +167,16 @@ function bodyOf(body: unknown): unknown {
     }
   }
   return body;
+}
+
+/** Success or refusal, from the status or its class rule (`matchStatus`). */
+function expectation(response: RawInteraction['response']): PactInteraction['expects'] {
+  const rules = response.matchingRules?.status as { $?: { matchers?: { status?: unknown }[] } } | undefined;
+  const statusClass = rules?.$?.matchers?.find((matcher) => typeof matcher.status === 'string')?.status;
+  if (statusClass === 'clientError' || statusClass === 'serverError' || statusClass === 'error')
+    return 'refusal';
+  if (typeof statusClass === 'string') return 'success';
+  return response.status >= 400 ? 'refusal' : 'success';
 }
 
 function pathExpression(generators: Record<string, unknown> | undefined): string | undefined {

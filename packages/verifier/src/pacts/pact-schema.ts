@@ -27,6 +27,7 @@ const requestSchema = z.object({
 
 const responseSchema = z.object({
   status: z.number().int().min(100).max(599),
+  matchingRules: z.record(z.string(), z.unknown()).nullish(),
 });
 
 export const interactionSchema = z.object({

@@ -1,19 +1,29 @@
-import type { ApiVersion } from '@print-contracts/client';
+import { type ApiVersion, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import {
-  API_BASE_PATH,
   canonicalJson,
   findProviderState,
+  PLACEHOLDER_CREDENTIALS,
 } from '@print-contracts/consumer-contracts/vocabulary';
 import { UnknownStateError } from '../errors/unknown-state-error.js';
-import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
-import type { TargetMode } from '../target/target.js';
-import { createsOrder, type FixtureRequest } from './fixture-spec.js';
+import type { TargetMode } from '../options/verify-options.js';
+import { headerValue, type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
+import type { FixtureRequest } from './fixture-spec.js';
 import { liveRefusal } from './live-safety.js';
-import { operationOf, pathBelowBase } from './operation-of.js';
-import { arrangerFor, type TargetCapabilities } from './state-arrangers.js';
+import { API_BASE_PATH, normalisePath, operationOf, pathBelowBase } from './request-path.js';
+import { arrangerFor } from './state-arrangers.js';
 
-/** What the plan decided for one interaction before anything touches the target. */
-export type PlannedStatus = 'replay' | 'not-verifiable' | 'failed';
+/**
+ * How one interaction of one API version came out. `not-verifiable`: a precondition does
+ * not hold on this target (never counted as passed); `target-unavailable`: the target
+ * stopped answering (not a broken contract).
+ */
+export type Verdict = 'verified' | 'failed' | 'not-verifiable' | 'target-unavailable';
+
+/** A verdict the plan (or a later stage) reaches without replaying the interaction. */
+export interface Decision {
+  readonly verdict: Exclude<Verdict, 'verified'>;
+  readonly reason: string;
+}
 
 export interface PlannedInteraction {
   /** Unique in the run: `v2:0:12` (version, pact, position in the pact). */
@@ -21,59 +31,67 @@ export interface PlannedInteraction {
   readonly pact: LoadedPact;
   readonly interaction: PactInteraction;
   readonly version: ApiVersion;
-  readonly status: PlannedStatus;
-  /** Why it is not replayed (not verifiable here, or a defect of the contract). */
-  readonly reason: string | undefined;
+  /** Set when the interaction is not replayed: not verifiable here, or a defect of the contract. */
+  readonly decided: Decision | undefined;
   /** One per provider state, in the pact's order; undefined for a state with nothing to arrange. */
   readonly fixtures: readonly (FixtureRequest | undefined)[];
-  /** `early`: no order to wait for, replayed while the others are being arranged. */
-  readonly phase: 'early' | 'arranged';
+  /**
+   * `real` when the request carries the contract's placeholder credentials (the verifier
+   * swaps in the real ones); `refused` when it carries none or a wrong secret, on purpose.
+   */
+  readonly credentials: 'real' | 'refused';
+  /** It would create an order at the target (however its path is spelled). */
+  readonly creates: boolean;
 }
 
+/** The plan stage's result. */
 export interface Plan {
   readonly pacts: readonly LoadedPact[];
   readonly interactions: readonly PlannedInteraction[];
   /** Every fixture to arrange, once each. */
-  readonly fixtures: ReadonlyMap<string, FixtureRequest>;
+  readonly fixtures: readonly FixtureRequest[];
   /** Orders of the main credential set the run may create: arranged ones and replayed creates. */
   readonly plannedCreates: number;
 }
 
 export interface PlanOptions {
   readonly mode: TargetMode;
-  readonly capabilities: TargetCapabilities;
+  readonly control: boolean;
+  readonly otherCredentials: boolean;
 }
 
 /**
- * Classifies every interaction: replayed, not verifiable on this target (with the reason),
- * or failed because the contract itself is inconsistent. Throws `UnknownStateError` when a
- * pact names a state the verifier cannot arrange: that run must not start.
- *
- * Read-only interactions (GET) share one fixture per state and version; every other
- * interaction gets its own, so an update or a cancel never disturbs another interaction.
+ * The plan stage: classifies every interaction of the pacts before anything touches the
+ * target. An interaction is replayed after its fixtures are arranged, or decided now: not
+ * verifiable on this target (with the reason), or failed because the contract itself is
+ * inconsistent. Throws `UnknownStateError` when a pact names a state the verifier cannot
+ * arrange: that run must not start. Read-only interactions share one fixture per state and
+ * version; every other interaction gets its own, so an update or a cancel never disturbs
+ * another interaction.
  */
 export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Plan {
   const fixtures = new Map<string, FixtureRequest>();
   const interactions: PlannedInteraction[] = [];
-  let replayedCreates = 0;
-
   pacts.forEach((pact, pactIndex) => {
     for (const interaction of pact.interactions) {
-      const id = `${pact.version}:${pactIndex}:${interaction.index}`;
-      const planned = planInteraction(pact, interaction, id, options);
+      const planned = planInteraction(
+        pact,
+        interaction,
+        `${pact.version}:${pactIndex}:${interaction.index}`,
+        options,
+      );
       interactions.push(planned);
-      if (planned.status !== 'replay') continue;
+      if (planned.decided) continue;
       for (const fixture of planned.fixtures) if (fixture) fixtures.set(fixture.key, fixture);
-      const below = pathBelowBase(interaction.path);
-      if (below && operationOf(interaction.method, below) === 'createOrder') replayedCreates++;
     }
   });
-
-  const arrangedCreates = [...fixtures.values()].filter(
+  const arranged = [...fixtures.values()].filter(
     (fixture) =>
-      createsOrder(fixture.spec) && !(fixture.spec.kind === 'order' && fixture.spec.credential === 'other'),
+      (fixture.spec.kind === 'created' || (fixture.spec.kind === 'listed' && fixture.spec.orElse)) &&
+      !('credential' in fixture.spec && fixture.spec.credential === 'other'),
   ).length;
-  return { pacts, interactions, fixtures, plannedCreates: arrangedCreates + replayedCreates };
+  const replayed = interactions.filter((item) => !item.decided && item.creates).length;
+  return { pacts, interactions, fixtures: [...fixtures.values()], plannedCreates: arranged + replayed };
 }
 
 function planInteraction(
@@ -82,19 +100,27 @@ function planInteraction(
   id: string,
   options: PlanOptions,
 ): PlannedInteraction {
-  const base = { id, pact, interaction, version: pact.version };
-  const decided = (status: PlannedStatus, reason: string): PlannedInteraction => ({
+  const mutates = interaction.method !== 'GET';
+  const routed = normalisePath(interaction.path);
+  const creates = operationOf(interaction.method, interaction.path) === 'createOrder';
+  const secret = headerValue(interaction, SECRET_HEADER);
+  const userId = headerValue(interaction, USER_ID_HEADER);
+  const credentials =
+    secret === PLACEHOLDER_CREDENTIALS.secret && userId !== undefined
+      ? ('real' as const)
+      : ('refused' as const);
+  const base = { id, pact, interaction, version: pact.version, credentials, creates };
+  const decide = (verdict: Decision['verdict'], reason: string): PlannedInteraction => ({
     ...base,
-    status,
-    reason,
+    decided: { verdict, reason },
     fixtures: [],
-    phase: 'early',
   });
 
   const fixtures: (FixtureRequest | undefined)[] = [];
   const provided = new Set<string>();
   let unreachable: string | undefined;
   let invalid: string | undefined;
+  let provesMissing = false;
   for (const state of interaction.states) {
     const definition = findProviderState(state.name);
     const arranger = arrangerFor(state.name);
@@ -102,16 +128,19 @@ function planInteraction(
       throw new UnknownStateError(pact.label, state.name, interaction.description);
     for (const name of definition.provides) provided.add(name);
     for (const name of Object.keys(state.params)) provided.add(name);
-    const result = arranger(state.params, options.capabilities);
+    const result = arranger(state.params, {
+      control: options.control,
+      otherCredentials: options.otherCredentials,
+      mutates,
+    });
     if (result.invalid !== undefined) invalid ??= `state "${state.name}": ${result.invalid}`;
-    else if (result.unreachable !== undefined) unreachable ??= `state "${state.name}" ${result.unreachable}`;
-    else if (result.spec.kind === 'nothing') fixtures.push(undefined);
+    else if (result.unreachable !== undefined)
+      unreachable ??= `state "${stateLabel(state)}" ${result.unreachable}`;
     else {
-      // Checks are read-only, and so are GETs: only an order another request may change is private.
-      const shared = interaction.method === 'GET' || !createsOrder(result.spec);
-      const key = `${pact.version}|${canonicalJson(result.spec)}|${shared ? 'shared' : id}`;
+      if (result.spec.kind === 'no-order') provesMissing = true;
+      const shared = !mutates || result.spec.kind !== 'created';
       fixtures.push({
-        key,
+        key: `${pact.version}|${canonicalJson(result.spec)}|${shared ? 'shared' : id}`,
         version: pact.version,
         spec: result.spec,
         state: state.name,
@@ -119,27 +148,32 @@ function planInteraction(
       });
     }
   }
-  if (invalid) return decided('failed', `the contract is inconsistent: ${invalid}`);
-
-  const below = pathBelowBase(interaction.path);
-  if (below === undefined) {
-    return decided(
+  if (invalid) return decide('failed', `the contract is inconsistent: ${invalid}`);
+  if (pathBelowBase(routed) === undefined) {
+    return decide(
       'failed',
       `the request path ${interaction.path} lies outside the API base path ${API_BASE_PATH}`,
     );
   }
   const missing = interaction.injected.filter((name) => !provided.has(name));
   if (missing.length > 0) {
-    return decided(
+    return decide(
       'failed',
       `the request injects ${missing.map((name) => `\${${name}}`).join(', ')}, which none of its provider states provides`,
     );
   }
-  if (unreachable) return decided('not-verifiable', unreachable);
+  if (unreachable) return decide('not-verifiable', unreachable);
   if (options.mode === 'live') {
-    const refusal = liveRefusal(operationOf(interaction.method, below), interaction.body);
-    if (refusal) return decided('not-verifiable', refusal);
+    const refusal = liveRefusal(
+      {
+        method: interaction.method,
+        operation: operationOf(interaction.method, interaction.path),
+        body: interaction.body,
+      },
+      // The order a change names comes from a state the run arranges, or is one it proves missing.
+      () => interaction.injected.length > 0 || provesMissing,
+    );
+    if (refusal) return decide('not-verifiable', refusal);
   }
-  const waits = fixtures.some((fixture) => fixture && createsOrder(fixture.spec));
-  return { ...base, status: 'replay', reason: undefined, fixtures, phase: waits ? 'arranged' : 'early' };
+  return { ...base, decided: undefined, fixtures };
 }

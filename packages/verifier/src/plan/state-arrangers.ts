@@ -1,11 +1,13 @@
 import { ORDER_STATUSES, type OrderStatus } from '@print-contracts/client';
 import { PROVIDER_STATES, type ProviderStateName } from '@print-contracts/consumer-contracts/vocabulary';
-import type { FixtureSpec } from './fixture-spec.js';
+import type { CreatedSpec, FixtureSpec, ListedWant } from './fixture-spec.js';
 
-/** What the target offers beyond its public API. */
-export interface TargetCapabilities {
+/** What the target offers beyond its public API, and what the interaction does. */
+export interface ArrangeContext {
   readonly control: boolean;
   readonly otherCredentials: boolean;
+  /** The interaction changes or cancels the order (anything but a GET): it needs one of its own. */
+  readonly mutates: boolean;
 }
 
 /** An arranger's answer: the fixture to build, or why this target cannot reach the state. */
@@ -15,40 +17,66 @@ export type ArrangerResult =
   /** The state's parameters make no sense: a defect of the contract, reported as a failure. */
   | { readonly invalid: string; readonly spec?: undefined; readonly unreachable?: undefined };
 
-type Arranger = (params: Readonly<Record<string, unknown>>, target: TargetCapabilities) => ArrangerResult;
+type Arranger = (params: Readonly<Record<string, unknown>>, context: ArrangeContext) => ArrangerResult;
 
 export const NEEDS_CONTROL =
   'needs the sample API control surface to reach this state, and this target has none (see --control)';
 export const NEEDS_OTHER_CREDENTIALS =
   'needs a second credential set (PRINT_API_OTHER_USER_ID and PRINT_API_OTHER_SECRET), and none is configured';
 
-const order = (after: 'nothing' | 'cancel', expectStatus?: OrderStatus): ArrangerResult => ({
-  spec: { kind: 'order', credential: 'main', after, ...(expectStatus ? { expectStatus } : {}) },
+const created = (then: CreatedSpec['then'] = 'nothing', extra: Partial<CreatedSpec> = {}): CreatedSpec => ({
+  kind: 'created',
+  credential: 'main',
+  product: 'fixture',
+  then,
+  ...extra,
 });
 
-const controlled = (target: TargetCapabilities, spec: FixtureSpec): ArrangerResult =>
-  target.control ? { spec } : { unreachable: NEEDS_CONTROL };
+/**
+ * A read-only request takes an order the target lists when one has what it needs, else
+ * `orElse`; a request that changes the order never touches a listed one: it gets `orElse`.
+ */
+function listedOr(
+  want: ListedWant,
+  context: ArrangeContext,
+  orElse: CreatedSpec | undefined,
+  orElseWhy: string,
+  extra: { credential?: 'main' | 'other'; needsUuid?: boolean } = {},
+): ArrangerResult {
+  if (context.mutates) return orElse ? { spec: orElse } : { unreachable: orElseWhy };
+  return {
+    spec: {
+      kind: 'listed',
+      credential: extra.credential ?? 'main',
+      want,
+      needsUuid: extra.needsUuid ?? false,
+      orElse,
+      orElseWhy,
+    },
+  };
+}
 
-/** Orders get each status this way; `unknown` cannot be reached on any target. */
-function orderWithStatus(status: string, target: TargetCapabilities): ArrangerResult {
+/** Orders get each status this way; `unknown` only from a list that shows one. */
+function ordersWithStatus(status: string, context: ArrangeContext): ArrangerResult {
   if (!(ORDER_STATUSES as readonly string[]).includes(status)) {
     return { invalid: `"${status}" is not an order status (${ORDER_STATUSES.join(', ')})` };
   }
-  switch (status as OrderStatus) {
-    case 'in-progress':
-      return order('nothing', 'in-progress');
-    case 'cancelled':
-      return order('cancel', 'cancelled');
-    case 'completed':
-      return controlled(target, {
-        kind: 'order',
-        credential: 'main',
-        after: 'completed',
-        expectStatus: 'completed',
-      });
-    case 'unknown':
-      return { unreachable: 'no public or control route gives an order the status "unknown"' };
-  }
+  const orElse: Record<OrderStatus, CreatedSpec | undefined> = {
+    'in-progress': created('nothing', { expectStatus: 'in-progress' }),
+    cancelled: created('cancel', { expectStatus: 'cancelled' }),
+    completed: context.control ? created('completed', { expectStatus: 'completed' }) : undefined,
+    unknown: undefined,
+  };
+  const why =
+    status === 'completed'
+      ? `lists no completed order, and ${NEEDS_CONTROL}`
+      : `lists no order with status "${status}", and no public or control route gives one that status`;
+  return listedOr(
+    { kind: 'status', status: status as OrderStatus },
+    context,
+    orElse[status as OrderStatus],
+    why,
+  );
 }
 
 function wholeNumber(value: unknown): number | undefined {
@@ -58,28 +86,41 @@ function wholeNumber(value: unknown): number | undefined {
 
 /**
  * One arranger per provider state, keyed by the exact state name the consumer suite writes
- * (`PROVIDER_STATES`). Each reaches its state through the target's public API where it
- * can; the control surface and a second credential set only where the state needs them.
+ * (`PROVIDER_STATES`). Each reaches its state the least costly way a target allows: an order
+ * the target already lists for a request that only reads, else one the run creates through
+ * the public API, the control surface where only it can, or a second credential set.
  */
 export const STATE_ARRANGERS: Readonly<Record<ProviderStateName, Arranger>> = {
-  [PROVIDER_STATES.orderExists.name]: () => order('nothing'),
-  [PROVIDER_STATES.orderInProductionExists.name]: (_params, target) =>
-    controlled(target, { kind: 'order', credential: 'main', after: 'in-production' }),
-  [PROVIDER_STATES.shippedOrderExists.name]: (_params, target) =>
-    controlled(target, { kind: 'order', credential: 'main', after: 'completed' }),
-  [PROVIDER_STATES.discountedOrderExists.name]: () => ({
-    unreachable: 'no public or control route gives an order a customer discount',
-  }),
-  [PROVIDER_STATES.orderCreationFailed.name]: () => ({ spec: { kind: 'failed-order' } }),
+  [PROVIDER_STATES.orderExists.name]: (_params, context) =>
+    listedOr({ kind: 'any' }, context, created(), 'cannot happen: an order can always be created', {
+      needsUuid: true,
+    }),
+  [PROVIDER_STATES.orderInProductionExists.name]: (_params, context) =>
+    context.control ? { spec: created('in-production') } : { unreachable: NEEDS_CONTROL },
+  [PROVIDER_STATES.shippedOrderExists.name]: (_params, context) =>
+    listedOr(
+      { kind: 'shipped' },
+      context,
+      context.control ? created('shipped') : undefined,
+      `lists no order with a shipped line that has track-and-trace URLs, and ${NEEDS_CONTROL}`,
+    ),
+  [PROVIDER_STATES.discountedOrderExists.name]: (_params, context) =>
+    listedOr(
+      { kind: 'discounted' },
+      context,
+      undefined,
+      'lists no order with a customer discount, and no public or control route gives one',
+    ),
+  [PROVIDER_STATES.orderCreationFailed.name]: () => ({ spec: created('nothing', { product: 'unknown' }) }),
   [PROVIDER_STATES.noOrderWithId.name]: (params) => {
     const id = params.id;
     return typeof id === 'string' || typeof id === 'number'
       ? { spec: { kind: 'no-order', id: String(id) } }
       : { invalid: 'the state needs an id parameter' };
   },
-  [PROVIDER_STATES.ordersWithStatusExist.name]: (params, target) =>
+  [PROVIDER_STATES.ordersWithStatusExist.name]: (params, context) =>
     typeof params.status === 'string'
-      ? orderWithStatus(params.status, target)
+      ? ordersWithStatus(params.status, context)
       : { invalid: 'the state needs a status parameter' },
   [PROVIDER_STATES.fewerOrdersThanOffset.name]: (params) => {
     const offset = wholeNumber(params.offset);
@@ -87,9 +128,12 @@ export const STATE_ARRANGERS: Readonly<Record<ProviderStateName, Arranger>> = {
       ? { invalid: 'the state needs a whole-number offset parameter' }
       : { spec: { kind: 'fewer-orders', offset } };
   },
-  [PROVIDER_STATES.otherCredentialSetOrderExists.name]: (_params, target) =>
-    target.otherCredentials
-      ? { spec: { kind: 'order', credential: 'other', after: 'nothing' } }
+  [PROVIDER_STATES.otherCredentialSetOrderExists.name]: (_params, context) =>
+    context.otherCredentials
+      ? listedOr({ kind: 'any' }, context, created('nothing', { credential: 'other' }), '', {
+          credential: 'other',
+          needsUuid: true,
+        })
       : { unreachable: NEEDS_OTHER_CREDENTIALS },
 };
 

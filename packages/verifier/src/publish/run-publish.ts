@@ -3,17 +3,14 @@ import { redact } from '@print-contracts/client';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/vocabulary';
 import { isVerifierError } from '../errors/verifier-error.js';
 import { defaultContractsDir } from '../options/paths.js';
-import type { VerifyIo } from '../run/verify-io.js';
+import type { VerifyIo } from '../run-verify.js';
 import { PUBLISH_USAGE, parsePublishArgs, publishCommand } from './publish-args.js';
 
 /**
  * `pnpm contracts:publish` as a function: runs `pact broker publish contracts/ …` with the
  * official Pact CLI and resolves with its exit status (2 when it could not start).
  */
-export async function runPublishContracts(
-  argv: readonly string[],
-  io: Omit<VerifyIo, 'pactWorker'>,
-): Promise<number> {
+export async function runPublishContracts(argv: readonly string[], io: VerifyIo): Promise<number> {
   const secrets = ['PACT_BROKER_TOKEN', 'PACT_BROKER_PASSWORD']
     .map((name) => io.env[name])
     .filter((value): value is string => Boolean(value));

@@ -1,5 +1,5 @@
 import { API_VERSIONS, redact } from '@print-contracts/client';
-import { type InteractionReport, matrixRows, type RunReport, VERDICT_WORDS } from './model.js';
+import { type InteractionReport, matrixRows, printable, type RunReport, VERDICT_WORDS } from './model.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
 export interface TextSink {
@@ -12,6 +12,12 @@ const pad = (text: string, width: number) =>
 const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
 /** Reasons can be long (a schema's every complaint); the JSON report keeps them whole. */
 const MAX_REASON = 240;
+const MARKS: Readonly<Record<InteractionReport['verdict'], string>> = {
+  verified: '✓',
+  failed: '✗',
+  'not-verifiable': '○',
+  'target-unavailable': '⚠',
+};
 
 /**
  * Console output of a run: progress while it runs (state → interaction → verdict, with
@@ -29,9 +35,9 @@ export class ConsoleReporter {
     this.#secrets = options.secrets;
   }
 
-  /** A line that always prints. */
+  /** A line that always prints: secrets redacted, control characters made visible. */
   say(text: string): void {
-    this.#out.write(`${redact(text, this.#secrets)}\n`);
+    this.#out.write(`${printable(redact(text, this.#secrets))}\n`);
   }
 
   /** A progress line, left out with `--quiet`. */
@@ -40,7 +46,7 @@ export class ConsoleReporter {
   }
 
   verdict(item: InteractionReport): void {
-    const mark = item.verdict === 'verified' ? '✓' : item.verdict === 'failed' ? '✗' : '○';
+    const mark = MARKS[item.verdict];
     const time = item.ms === undefined ? '' : ` (${item.ms} ms)`;
     const why = item.verdict === 'verified' ? '' : ` — ${clip(item.reason ?? '', MAX_REASON)}`;
     this.progress(`  ${mark} ${item.version} ${item.description}${time}${why}`);
@@ -74,6 +80,13 @@ export class ConsoleReporter {
         for (const mismatch of item.mismatches) if (mismatch !== item.reason) this.say(`      ${mismatch}`);
       }
     }
+    const unavailable = report.interactions.filter((item) => item.verdict === 'target-unavailable');
+    if (unavailable.length > 0) {
+      this.say('');
+      this.say('Target unavailable (not a broken contract):');
+      for (const item of unavailable)
+        this.say(`  ${item.version} ${item.description} — ${clip(item.reason ?? '', MAX_REASON)}`);
+    }
     const skipped = report.interactions.filter((item) => item.verdict === 'not-verifiable');
     if (skipped.length > 0) {
       this.say('');
@@ -81,6 +94,11 @@ export class ConsoleReporter {
       for (const item of skipped)
         this.say(`  ${item.version} ${item.description} — ${clip(item.reason ?? '', MAX_REASON)}`);
     }
+    if (report.findings.length > 0) {
+      this.say('');
+      for (const finding of report.findings) this.say(`Finding: ${finding.text}`);
+    }
+    for (const warning of report.warnings) this.say(`Warning: ${warning}`);
     for (const problem of report.problems) this.say(`Problem: ${problem}`);
     const { totals } = report;
     this.say('');
@@ -90,8 +108,10 @@ export class ConsoleReporter {
         return counts ? `${version} ${counts.verified}/${counts.total} verified` : '';
       })
       .join(', ');
+    const unavailableCount =
+      totals.targetUnavailable > 0 ? `, ${totals.targetUnavailable} target unavailable` : '';
     this.say(
-      `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here (${versionsLine}) in ${(report.durationMs / 1000).toFixed(2)} s`,
+      `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here${unavailableCount} (${versionsLine}) in ${(report.durationMs / 1000).toFixed(2)} s`,
     );
   }
 }

@@ -20,7 +20,7 @@ const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 export function junitXml(report: RunReport): string {
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="contract verification" tests="${report.totals.total}" failures="${report.strict ? report.totals.failed + report.totals.notVerifiable : report.totals.failed}" skipped="${report.strict ? 0 : report.totals.notVerifiable}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="contract verification" tests="${report.totals.total}" failures="${report.strict ? report.totals.failed + report.totals.notVerifiable : report.totals.failed}" errors="${report.totals.targetUnavailable}" skipped="${report.strict ? 0 : report.totals.notVerifiable}" time="${seconds(report.durationMs)}">`,
   ];
   for (const version of API_VERSIONS) {
     const cases = report.interactions.filter((item) => item.version === version);
@@ -31,7 +31,7 @@ export function junitXml(report: RunReport): string {
     const skipped = report.strict ? 0 : (counts?.notVerifiable ?? 0);
     const time = cases.reduce((sum, item) => sum + (item.ms ?? 0), 0);
     lines.push(
-      `  <testsuite name="${xml(provider)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${seconds(time)}">`,
+      `  <testsuite name="${xml(provider)}" tests="${cases.length}" failures="${failures}" errors="${counts?.targetUnavailable ?? 0}" skipped="${skipped}" time="${seconds(time)}">`,
     );
     for (const item of cases) {
       const name = xml(item.states ? `${item.description} (given ${item.states})` : item.description);
@@ -42,7 +42,11 @@ export function junitXml(report: RunReport): string {
       }
       lines.push(`${open}>`);
       const message = xml(item.reason ?? '');
-      if (item.verdict === 'failed' || report.strict) {
+      if (item.verdict === 'target-unavailable') {
+        lines.push(
+          `      <error type="target-unavailable" message="${message}">${xml(item.request)}</error>`,
+        );
+      } else if (item.verdict === 'failed' || report.strict) {
         const type = item.verdict === 'failed' ? 'contract-broken' : 'not-verifiable';
         const body = xml([item.request, ...item.mismatches].join('\n'));
         lines.push(`      <failure type="${type}" message="${message}">${body}</failure>`);

@@ -1,10 +1,12 @@
 import { API_VERSIONS } from '@print-contracts/client';
+import { EXIT_CODES } from '../exit-codes.js';
 import { matrixRows, type RunReport, type Verdict } from './model.js';
 
 const SYMBOLS: Readonly<Record<Verdict, string>> = {
   verified: '✅ verified',
   failed: '❌ **FAILED**',
   'not-verifiable': '⚪ not verifiable here',
+  'target-unavailable': '⚠️ target unavailable',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -13,15 +15,17 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function markdownSummary(report: RunReport): string {
   const versions = API_VERSIONS.filter((version) => report.byVersion[version]);
   const { totals } = report;
-  const status = report.interrupted
-    ? '⚠️ interrupted'
-    : report.exitCode === 0
+  const status = report.stoppedBy
+    ? `⚠️ stopped by ${report.stoppedBy}`
+    : report.exitCode === EXIT_CODES.passed
       ? '✅ every verifiable interaction honours the contract'
-      : '❌ the target broke the contract';
+      : report.exitCode === EXIT_CODES.targetUnavailable
+        ? '⚠️ the target became unavailable (no contract broke)'
+        : '❌ the target broke the contract';
   const lines = [
     '# Contract verification',
     '',
-    `**${status}** — ${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here (of ${totals.total})${report.strict ? ', strict' : ''}.`,
+    `**${status}** — ${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here, ${totals.targetUnavailable} target unavailable (of ${totals.total})${report.strict ? ', strict' : ''}.`,
     '',
     `Target: ${report.target.kind === 'embedded' ? 'embedded sample API' : `\`${report.target.baseUrl}\``} (mode ${report.target.mode}, control surface ${report.target.control ? 'on' : 'off'}), ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
@@ -46,11 +50,20 @@ export function markdownSummary(report: RunReport): string {
         if (mismatch !== item.reason) lines.push(`  - ${cell(mismatch)}`);
     }
   }
-  const skipped = report.interactions.filter((item) => item.verdict === 'not-verifiable');
-  if (skipped.length > 0) {
-    lines.push('', '## Not verifiable here', '');
-    for (const item of skipped)
+  for (const [verdict, title] of [
+    ['target-unavailable', 'Target unavailable'],
+    ['not-verifiable', 'Not verifiable here'],
+  ] as const) {
+    const items = report.interactions.filter((item) => item.verdict === verdict);
+    if (items.length === 0) continue;
+    lines.push('', `## ${title}`, '');
+    for (const item of items)
       lines.push(`- **${item.version}** ${cell(item.description)}: ${cell(item.reason ?? '')}`);
+  }
+  if (report.findings.length > 0 || report.warnings.length > 0) {
+    lines.push('', '## Findings and warnings', '');
+    for (const finding of report.findings) lines.push(`- Finding: ${cell(finding.text)}`);
+    for (const warning of report.warnings) lines.push(`- Warning: ${cell(warning)}`);
   }
   if (report.problems.length > 0 || report.teardown.problems.length > 0) {
     lines.push('', '## Problems', '');
@@ -58,7 +71,7 @@ export function markdownSummary(report: RunReport): string {
   }
   lines.push(
     '',
-    `Teardown: ${report.teardown.settled} created orders settled, ${report.teardown.open} left open${report.teardown.ledger ? ` in \`${report.teardown.ledger}\` (run \`pnpm verify --cleanup\`)` : ''}.`,
+    `Orders: ${report.teardown.created} created at the target, ${report.teardown.settled} settled, ${report.teardown.open} left open${report.teardown.ledger ? ` in \`${report.teardown.ledger}\` (run \`pnpm verify --cleanup\`)` : ''}.`,
     '',
   );
   return lines.join('\n');

@@ -1,7 +1,8 @@
 import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
+import type { Verdict } from '../plan/plan.js';
 
-/** How one interaction of one API version came out. */
-export type Verdict = 'verified' | 'failed' | 'not-verifiable';
+export type { Verdict };
 
 export interface InteractionReport {
   readonly version: ApiVersion;
@@ -12,10 +13,12 @@ export interface InteractionReport {
   readonly description: string;
   /** Its provider states with parameters filled in, `;`-separated. */
   readonly states: string;
+  /** How each state was arranged (a listed order, one the run created, a check). */
+  readonly arranged: readonly string[];
   /** `GET /api/orders/${id}` */
   readonly request: string;
   readonly verdict: Verdict;
-  /** One line: why it failed or why it is not verifiable here. */
+  /** One line: why it failed, why it is not verifiable here, or why the target was unavailable. */
   readonly reason: string | undefined;
   /** Pact's mismatches, shortened. */
   readonly mismatches: readonly string[];
@@ -26,10 +29,23 @@ export interface Counts {
   verified: number;
   failed: number;
   notVerifiable: number;
+  targetUnavailable: number;
   total: number;
 }
 
+/** Something the run learned about an API version as a whole, beside the per-interaction verdicts. */
+export interface VersionFinding {
+  readonly version: ApiVersion;
+  /** `retired`: every request of the version with real credentials was refused with one status. */
+  readonly kind: 'retired';
+  readonly status: number;
+  readonly requests: number;
+  readonly text: string;
+}
+
 export interface TeardownReport {
+  /** Orders the run created at the target. */
+  readonly created: number;
   /** Orders crossed off the ledger by this run. */
   readonly settled: number;
   /** Orders still open in the ledger (this run's and earlier ones'). */
@@ -51,21 +67,33 @@ export interface RunReport {
     readonly control: boolean;
   };
   readonly strict: boolean;
-  readonly interrupted: boolean;
-  readonly exitCode: number;
+  /** The signal that stopped the run early, if one did. */
+  readonly stoppedBy: StopSignal | undefined;
+  readonly exitCode: ExitCode;
   readonly totals: Counts;
   readonly byVersion: Readonly<Partial<Record<ApiVersion, Counts>>>;
   readonly interactions: readonly InteractionReport[];
+  /** What the run learned of whole versions (one no longer served). */
+  readonly findings: readonly VersionFinding[];
+  /** Never failures: a version the target says is deprecated, or will be shut down. */
+  readonly warnings: readonly string[];
   readonly teardown: TeardownReport;
-  /** Things that went wrong beside the interactions (a shard out of step, a crashed verifier). */
+  /** Things that went wrong beside the interactions (Pact out of step, a crashed verifier). */
   readonly problems: readonly string[];
 }
 
 export function countVerdicts(interactions: readonly InteractionReport[]): Counts {
-  const counts: Counts = { verified: 0, failed: 0, notVerifiable: 0, total: interactions.length };
+  const counts: Counts = {
+    verified: 0,
+    failed: 0,
+    notVerifiable: 0,
+    targetUnavailable: 0,
+    total: interactions.length,
+  };
   for (const { verdict } of interactions) {
     if (verdict === 'verified') counts.verified++;
     else if (verdict === 'failed') counts.failed++;
+    else if (verdict === 'target-unavailable') counts.targetUnavailable++;
     else counts.notVerifiable++;
   }
   return counts;
@@ -83,11 +111,15 @@ export function countByVersion(
 }
 
 /**
- * The exit status: 1 when any interaction failed (or, with `strict`, was not verifiable
- * here), else 0. Interactions not verifiable here never count as passed.
+ * The exit status (the table is in `exit-codes.ts`): a signal first, then a broken contract
+ * (with `strict`, an interaction not verifiable here counts as one), then a target that
+ * became unavailable. Interactions not verifiable here never count as passed.
  */
-export function exitCodeFor(totals: Counts, strict: boolean): 0 | 1 {
-  return totals.failed > 0 || (strict && totals.notVerifiable > 0) ? 1 : 0;
+export function exitCodeFor(totals: Counts, strict: boolean, stoppedBy: StopSignal | undefined): ExitCode {
+  if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
+  if (totals.failed > 0 || (strict && totals.notVerifiable > 0)) return EXIT_CODES.failed;
+  if (totals.targetUnavailable > 0) return EXIT_CODES.targetUnavailable;
+  return EXIT_CODES.passed;
 }
 
 /** One row of the matrix: an interaction (by consumer and description), and its verdict per version. */
@@ -114,4 +146,22 @@ export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
   verified: 'verified',
   failed: 'FAILED',
   'not-verifiable': 'not verifiable here',
+  'target-unavailable': 'target unavailable',
 };
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text from a pact or a target made safe to print: control characters (a CR/LF that would
+ * forge a line, an ANSI escape that would recolour a terminal or hide text) are written as
+ * visible escapes, `\n`, `\u001b`.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (char) => {
+    if (char === '\n') return '\\n';
+    if (char === '\r') return '\\r';
+    if (char === '\t') return '\\t';
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}

@@ -2,18 +2,9 @@ import { SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import { CONTROL_BASE_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { TargetError } from '../errors/target-error.js';
-import { describeTransportFailure } from '../replay/wire.js';
-import type { Credentials, Target } from './target.js';
-
-/** Failures that mean nothing listens there: no HTTP exchange could even begin. */
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+import type { Credentials } from '../options/verify-options.js';
+import type { Target } from './target.js';
+import { describeTransportFailure, notConnected, untrusted } from './wire.js';
 
 /** The status of a GET, or undefined when a server is there but gave no complete answer (a fault). */
 async function probe(
@@ -34,9 +25,8 @@ async function probe(
     await response.body.dump();
     return response.statusCode;
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && UNREACHABLE.has(code)) {
-      throw new TargetError(`cannot reach the target at ${url.origin}: ${describeTransportFailure(error)}`, {
+    if (notConnected(error) || untrusted(error)) {
+      throw new TargetError(`cannot use the target at ${url.origin}: ${describeTransportFailure(error)}`, {
         cause: error,
       });
     }
@@ -66,9 +56,10 @@ async function checkCredentials(
 }
 
 /**
- * Checks, read-only, that the target answers and accepts the credentials before anything is
- * arranged (so an unreachable target is exit 2 with a clear reason, not a column of
- * failures), and that a declared control surface exists. Any HTTP answer other than a
+ * Checks, read-only, that the target answers, can be trusted and accepts the credentials
+ * before anything is arranged (so an unreachable host, a refused connection or a bad TLS
+ * certificate is exit 2 with one clear reason, not a column of failures, and no order is
+ * ever ledgered), and that a declared control surface exists. Any HTTP answer other than a
  * refusal counts as reachable, and so does a server that accepts the connection and then
  * misbehaves: what the answers hold is for the contracts to judge.
  */

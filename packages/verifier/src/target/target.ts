@@ -1,10 +1,7 @@
-import type { CredentialSet } from '@print-contracts/sample-api';
+import type { Credentials, TargetMode } from '../options/verify-options.js';
 
-/** One credential set of the target. `secret` never leaves the process except towards the target. */
-export type Credentials = CredentialSet;
-
-/** How the run treats the target (issue 5, DESIGN "Targets and safety"). */
-export type TargetMode = 'sample' | 'live';
+/** Which credential set of the target a request or an order belongs to. */
+export type CredentialRole = 'main' | 'other';
 
 /** What the run verifies against, once resolved. */
 export interface Target {
@@ -22,7 +19,7 @@ export interface Target {
   };
 }
 
-/** Every secret the run knows, for redaction. */
+/** Every secret the run knows of the target, for redaction. */
 export function targetSecrets(target: Target): string[] {
   return [target.credentials.main.secret, target.credentials.other?.secret ?? ''].filter(Boolean);
 }

@@ -1,6 +1,7 @@
 import type { ControlState } from '@print-contracts/sample-api/control-surface';
 import { CONTROL_BASE_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
+import { ArrangeError } from '../errors/arrange-error.js';
 
 /**
  * The sample API's control surface (outside `/api`): puts an order into a state the public
@@ -31,6 +32,9 @@ export async function setControlState(
     } catch {
       // Not JSON: keep the text.
     }
-    throw new Error(`the control surface answered ${response.statusCode} to "${state}": ${message}`);
+    throw new ArrangeError(
+      'not-verifiable',
+      `the control surface answered ${response.statusCode} to "${state}": ${message}`,
+    );
   }
 }

@@ -1,12 +1,11 @@
 import { type ApiVersion, OrdersClient } from '@print-contracts/client';
 import { Agent } from 'undici';
-import type { CredentialRole } from '../plan/fixture-spec.js';
-import type { Target } from '../target/target.js';
+import type { CredentialRole, Target } from './target.js';
 
 /**
  * Orders clients for each credential set and API version of the target, sharing one
- * keep-alive connection pool. Arrangers, preconditions and teardown all go through here,
- * i.e. through the target's public API.
+ * keep-alive connection pool with the replay proxy. Arranging, teardown and cleanup all go
+ * through here, i.e. through the target's public API.
  */
 export class TargetClients {
   readonly target: Target;

@@ -1,0 +1,216 @@
+import { isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
+import { findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
+import { ArrangeError, type ArrangeVerdict, isArrangeError } from '../errors/arrange-error.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { OrderBodies } from '../options/verify-options.js';
+import type { FixtureRequest } from '../plan/fixture-spec.js';
+import type { Decision, Plan, PlannedInteraction } from '../plan/plan.js';
+import type { TargetClients } from '../target/clients.js';
+import { CreatedOrders, unavailable } from './created-orders.js';
+import { ListedOrders } from './listed-orders.js';
+import { SampleDataProbe } from './sample-data.js';
+
+/** Values a provider state hands to Pact for injection (`${id}`, `${uuid}`). */
+export type StateValues = Readonly<Record<string, string | number>>;
+
+/** One provider state of an interaction, as arranged. */
+export interface ArrangedState {
+  readonly label: string;
+  /** How it was reached: a listed order, a created one, a check. */
+  readonly how: string;
+  readonly values: StateValues;
+}
+
+/** One interaction after arranging: ready to replay with its states, or decided. */
+export interface ArrangedInteraction {
+  readonly planned: PlannedInteraction;
+  /** Set when it is not replayed (decided by the plan, or here). */
+  readonly decided: Decision | undefined;
+  /** Aligned with the interaction's states; empty when decided. */
+  readonly states: readonly (ArrangedState | undefined)[];
+}
+
+/** The arrange stage's result. */
+export interface Arrangement {
+  readonly interactions: readonly ArrangedInteraction[];
+}
+
+export interface ArrangeOptions {
+  readonly clients: TargetClients;
+  readonly ledger: Ledger;
+  readonly bodies: OrderBodies;
+  readonly pollIntervalMs: number;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** A progress line, as each state settles. */
+  readonly progress: (line: string) => void;
+}
+
+type FixtureResult =
+  | { readonly ok: true; readonly values: StateValues; readonly how: string; readonly ms: number }
+  | { readonly ok: false; readonly verdict: ArrangeVerdict; readonly reason: string; readonly ms: number };
+
+const clip = (text: string) => (text.length > 240 ? `${text.slice(0, 239)}…` : text);
+
+/**
+ * The arrange stage: reaches every fixture of the plan on the target, all at the same time,
+ * each once: an order the target lists for requests that only read, an order the run creates
+ * (ledgered first, one bounded wait each), the control surface, a check. On a sample-data
+ * set it also finds out what the set does with requests (`SampleDataProbe`). Every
+ * interaction comes out ready, with its state values, or decided with the reason.
+ */
+export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
+  const { clients, signal } = options;
+  const created = new CreatedOrders(options);
+  const listed = new ListedOrders(clients, signal);
+  const probe = clients.target.mode === 'sample' ? new SampleDataProbe(clients, signal) : undefined;
+  const users = new Map<string, number>();
+  for (const planned of plan.interactions) {
+    if (planned.decided) continue;
+    for (const fixture of planned.fixtures)
+      if (fixture) users.set(fixture.key, (users.get(fixture.key) ?? 0) + 1);
+  }
+
+  // What the target lists before the run creates anything: only that counts as "listed".
+  await listed.snapshot(
+    plan.fixtures.flatMap((fixture) =>
+      fixture.spec.kind === 'listed' ? [{ role: fixture.spec.credential, version: fixture.version }] : [],
+    ),
+  );
+  const results = new Map<string, Promise<FixtureResult>>();
+  for (const fixture of plan.fixtures) {
+    const started = performance.now();
+    const result = reach(fixture, {
+      created,
+      listed,
+      clients,
+      plannedCreates: plan.plannedCreates,
+      signal,
+    }).then(
+      (reached): FixtureResult => ({ ok: true, ...reached, ms: Math.round(performance.now() - started) }),
+      (error: unknown): FixtureResult => ({
+        ok: false,
+        ...failure(error),
+        ms: Math.round(performance.now() - started),
+      }),
+    );
+    void result.then((settled) => options.progress(stateLine(fixture, settled, users.get(fixture.key) ?? 0)));
+    results.set(fixture.key, result);
+  }
+
+  const interactions = await Promise.all(
+    plan.interactions.map(async (planned): Promise<ArrangedInteraction> => {
+      if (planned.decided) return { planned, decided: planned.decided, states: [] };
+      const settled = await Promise.all(
+        planned.fixtures.map((fixture) => (fixture ? results.get(fixture.key) : undefined)),
+      );
+      const states: (ArrangedState | undefined)[] = [];
+      for (const [index, result] of settled.entries()) {
+        const fixture = planned.fixtures[index];
+        if (!result || !fixture) {
+          states.push(undefined);
+          continue;
+        }
+        if (!result.ok) {
+          const reason = `state "${fixture.label}" could not be arranged: ${result.reason}`;
+          return { planned, decided: { verdict: result.verdict, reason }, states: [] };
+        }
+        const missing = (findProviderState(fixture.state)?.provides ?? []).filter(
+          (name) => result.values[name] === undefined,
+        );
+        if (missing.length > 0) {
+          const reason = `state "${fixture.label}" arranged ${result.how}, which has no ${missing.join(', ')}`;
+          return { planned, decided: { verdict: 'not-verifiable', reason }, states: [] };
+        }
+        states.push({ label: fixture.label, how: result.how, values: result.values });
+      }
+      const limitation = await probe?.limitation(planned).catch((error: unknown) => failure(error));
+      if (typeof limitation === 'string')
+        return { planned, decided: { verdict: 'not-verifiable', reason: limitation }, states: [] };
+      if (limitation) return { planned, decided: limitation, states: [] };
+      return { planned, decided: undefined, states };
+    }),
+  );
+  return { interactions };
+}
+
+interface Reach {
+  readonly created: CreatedOrders;
+  readonly listed: ListedOrders;
+  readonly clients: TargetClients;
+  readonly plannedCreates: number;
+  readonly signal: AbortSignal;
+}
+
+/** Reaches one fixture; throws `ArrangeError` (or the client's errors) when it cannot. */
+async function reach(fixture: FixtureRequest, context: Reach): Promise<{ values: StateValues; how: string }> {
+  const { spec, version, label } = fixture;
+  const source = `state "${label}"`;
+  switch (spec.kind) {
+    case 'listed': {
+      const order = await context.listed.find(spec.credential, version, spec.want, spec.needsUuid);
+      if (order) return { values: valuesOf(order), how: order.how };
+      if (!spec.orElse) throw notHere(`this target ${spec.orElseWhy}`);
+      const made = await context.created.arrange(version, spec.orElse, source);
+      return { values: valuesOf(made), how: `no listed order had it: ${made.how}` };
+    }
+    case 'created': {
+      const made = await context.created.arrange(version, spec, source);
+      return { values: valuesOf(made), how: made.how };
+    }
+    case 'no-order': {
+      try {
+        await context.clients
+          .client('main', version)
+          .getOrder(spec.id, { signal: context.signal, validate: false });
+      } catch (error) {
+        if (isHttpError(error) && error.status === 404)
+          return { values: {}, how: `checked: no order ${spec.id}` };
+        if (isHttpError(error) && error.status < 500 && error.status !== 429) {
+          return { values: {}, how: `checked: order ${spec.id} answers ${error.status}` };
+        }
+        throw unavailable(error);
+      }
+      throw notHere(`an order with id ${spec.id} exists on this target`);
+    }
+    case 'fewer-orders': {
+      const { count } = await context.clients
+        .client('main', version)
+        .listOrders({ limit: 1 }, { signal: context.signal })
+        .catch((error: unknown) => {
+          throw unavailable(error);
+        });
+      const most = count + context.plannedCreates;
+      if (most >= spec.offset) {
+        throw notHere(
+          `the caller holds ${count} orders and the run creates up to ${context.plannedCreates}, not fewer than ${spec.offset}`,
+        );
+      }
+      return {
+        values: {},
+        how: `checked: ${count} orders held, at most ${most} with the run's (page size ${LIST_LIMIT_MAX})`,
+      };
+    }
+  }
+}
+
+const notHere = (reason: string) => new ArrangeError('not-verifiable', reason);
+
+const valuesOf = (order: { id: number; uuid: string | undefined }): StateValues => ({
+  ...(order.id > 0 ? { id: order.id } : {}),
+  ...(order.uuid ? { uuid: order.uuid } : {}),
+});
+
+function failure(error: unknown): { verdict: ArrangeVerdict; reason: string } {
+  if (isArrangeError(error)) return { verdict: error.verdict, reason: error.message };
+  const mapped = unavailable(error);
+  return { verdict: mapped.verdict, reason: mapped.message };
+}
+
+function stateLine(fixture: FixtureRequest, result: FixtureResult, users: number): string {
+  const shared = users > 1 ? ` (for ${users} interactions)` : '';
+  const outcome = result.ok
+    ? `ready: ${result.how}`
+    : `${result.verdict === 'target-unavailable' ? 'target unavailable' : 'not verifiable here'}: ${clip(result.reason)}`;
+  return `  state ${fixture.version} "${fixture.label}"${shared} → ${outcome} (${result.ms} ms)`;
+}

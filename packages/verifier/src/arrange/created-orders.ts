@@ -1,0 +1,244 @@
+import {
+  type ApiVersion,
+  isHttpError,
+  isOrderCreationFailedError,
+  isOrderWaitTimeoutError,
+  isRequestValidationError,
+  isTransportError,
+  type OrderDetail,
+  type OrdersClient,
+} from '@print-contracts/client';
+import { ArrangeError } from '../errors/arrange-error.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { OrderBodies } from '../options/verify-options.js';
+import type { CreatedSpec } from '../plan/fixture-spec.js';
+import type { TargetClients } from '../target/clients.js';
+import { setControlState } from '../target/control-surface.js';
+import { bodyKey, orderBody } from './order-bodies.js';
+
+/** What the vendor's docs name as the causes of an order that never gets placed. */
+export const PLACEMENT_CAUSES =
+  'the vendor names an invalid address, an invalid product or an outdated category sku (give a product you order with --order-fixture)';
+
+export interface CreatedOrdersOptions {
+  readonly clients: TargetClients;
+  readonly ledger: Ledger;
+  readonly bodies: OrderBodies;
+  readonly pollIntervalMs: number;
+  readonly timeoutMs: number;
+  /** Aborts the waits (an interrupt); a create already sent still runs to its answer. */
+  readonly signal: AbortSignal;
+}
+
+/** An order the run created and saw readable. */
+export interface ReadyOrder {
+  readonly id: number;
+  readonly uuid: string;
+  /** How it was arranged, for the report. */
+  readonly how: string;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/**
+ * Creates the run's own orders through the target's public API, each written to the ledger
+ * before its request leaves, and waits for their asynchronous creation: all at once, each
+ * until the one deadline the ledger gives it. When an order of one body fails creation, the
+ * others of that body stop waiting at once: they will fail too.
+ */
+export class CreatedOrders {
+  readonly #options: CreatedOrdersOptions;
+  /** Per body: settles (rejects) when one of its orders failed creation. */
+  readonly #doomed = new Map<string, { promise: Promise<never>; fail: (reason: string) => void }>();
+
+  constructor(options: CreatedOrdersOptions) {
+    this.#options = options;
+  }
+
+  /** Creates, waits for and finishes one order as `spec` says. Throws `ArrangeError`. */
+  async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ReadyOrder> {
+    const { clients, ledger, signal } = this.#options;
+    const client = clients.client(spec.credential, version);
+    const controlled = spec.then === 'in-production' || spec.then === 'shipped' || spec.then === 'completed';
+    if (controlled && !clients.target.controlOrigin) {
+      throw new ArrangeError('not-verifiable', 'the target has no control surface');
+    }
+    const { key, uuid } = await this.#create(client, version, spec, source, controlled);
+    if (spec.product === 'unknown') {
+      await this.#waitForFailure(client, key, uuid);
+      return { id: 0, uuid, how: `created order ${uuid} for a product no vendor sells; its creation failed` };
+    }
+    let order = await this.#wait(client, key, uuid, bodyKey(version, spec.product));
+    let how = `created test order ${order.id}`;
+    if (spec.then === 'cancel') {
+      await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal });
+      ledger.close(key, 'cancelled');
+      order = await client.getOrder(uuid, { signal });
+      how += ', then cancelled it';
+    } else if (controlled) {
+      ledger.controlled(key);
+      await setControlState(clients.dispatcher, clients.target.controlOrigin as string, uuid, spec.then, {
+        timeoutMs: this.#options.timeoutMs,
+        signal,
+      });
+      order = await client.getOrder(uuid, { signal });
+      how += `, put ${spec.then} through the control surface`;
+    }
+    if (spec.expectStatus && order.status !== spec.expectStatus) {
+      throw new ArrangeError(
+        'not-verifiable',
+        `the arranged order ${order.id} has status "${order.status}", not "${spec.expectStatus}"`,
+      );
+    }
+    return { id: order.id, uuid: order.uuid ?? uuid, how };
+  }
+
+  async #create(
+    client: OrdersClient<ApiVersion>,
+    version: ApiVersion,
+    spec: CreatedSpec,
+    source: string,
+    controlled: boolean,
+  ): Promise<{ key: string; uuid: string }> {
+    const { clients, ledger, bodies } = this.#options;
+    const key = ledger.creating({
+      target: clients.target.baseUrl,
+      embedded: clients.target.kind === 'embedded',
+      controlOrigin: controlled ? clients.target.controlOrigin : undefined,
+      credential: spec.credential,
+      version,
+      source,
+    });
+    try {
+      // Never aborted: a create the target may already have accepted must bring back its uuid.
+      const { uuid } = await client.send(
+        'createOrder',
+        { body: orderBody(bodies, version, ledger.reference, spec.product) },
+        { retryUnprocessed: true },
+      );
+      ledger.created(key, uuid);
+      return { key, uuid };
+    } catch (error) {
+      throw this.#createFailed(key, error);
+    }
+  }
+
+  #createFailed(key: string, error: unknown): ArrangeError {
+    const { ledger } = this.#options;
+    if (isHttpError(error)) {
+      ledger.close(key, 'not-created', `status ${error.status}`);
+      const unavailable = error.status === 429 || error.status === 503;
+      return new ArrangeError(
+        unavailable ? 'target-unavailable' : 'not-verifiable',
+        `the target refused to create the order (${error.message})${unavailable ? '' : `; ${PLACEMENT_CAUSES}`}`,
+      );
+    }
+    if (isRequestValidationError(error)) {
+      ledger.close(key, 'not-created', 'refused by the client before sending');
+      return new ArrangeError('not-verifiable', `the order body is not valid: ${error.message}`);
+    }
+    if (isTransportError(error) && error.failure === 'refused') {
+      ledger.close(key, 'not-created', 'the connection was refused');
+    } else {
+      ledger.unresolved(key, error instanceof Error ? error.message : String(error));
+    }
+    return new ArrangeError(
+      'target-unavailable',
+      `creating the order got no answer: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+
+  /** Waits for `uuid` to become readable, until its ledger deadline or its body's doom. */
+  async #wait(
+    client: OrdersClient<ApiVersion>,
+    key: string,
+    uuid: string,
+    body: string,
+  ): Promise<OrderDetail> {
+    const { ledger } = this.#options;
+    const doomed = this.#doom(body);
+    try {
+      const order = await Promise.race([client.waitForOrder(uuid, this.#waitOptions(key)), doomed.promise]);
+      ledger.read(key, order.id);
+      return order;
+    } catch (error) {
+      if (isOrderCreationFailedError(error)) {
+        ledger.close(key, 'creation-failed', error.vendorMessage);
+        const reason = `order ${uuid} failed creation ("${error.vendorMessage}"); ${PLACEMENT_CAUSES}`;
+        doomed.fail(reason);
+        throw new ArrangeError('not-verifiable', reason);
+      }
+      if (isOrderWaitTimeoutError(error)) {
+        // Left open in the ledger: teardown and --cleanup wait no longer than its deadline.
+        throw new ArrangeError(
+          'not-verifiable',
+          `order ${uuid} was not readable after ${seconds(error.waitedMs)} (the bound, --creation-timeout); ` +
+            `an order still missing after 10 minutes cannot be placed: ${PLACEMENT_CAUSES}; a sample-data credential set may never make its orders readable`,
+        );
+      }
+      if (error instanceof ArrangeError) throw error;
+      throw unavailable(error);
+    }
+  }
+
+  /** The "creation failed" state: the order must fail, and say so, within its deadline. */
+  async #waitForFailure(client: OrdersClient<ApiVersion>, key: string, uuid: string): Promise<void> {
+    const { ledger } = this.#options;
+    try {
+      const order = await client.waitForOrder(uuid, this.#waitOptions(key));
+      ledger.read(key, order.id);
+    } catch (error) {
+      if (isOrderCreationFailedError(error)) {
+        ledger.close(key, 'creation-failed', error.vendorMessage);
+        return;
+      }
+      if (isOrderWaitTimeoutError(error)) {
+        throw new ArrangeError(
+          'not-verifiable',
+          `order ${uuid}, for a product no vendor sells, neither failed nor became readable within ${seconds(error.waitedMs)}`,
+        );
+      }
+      throw unavailable(error);
+    }
+    throw new ArrangeError(
+      'not-verifiable',
+      `the target processed order ${uuid} for a product no vendor sells, so its creation did not fail`,
+    );
+  }
+
+  #waitOptions(key: string) {
+    const { ledger, pollIntervalMs, signal } = this.#options;
+    const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || Date.now();
+    return {
+      timeoutMs: Math.max(0, deadline - Date.now()),
+      intervalMs: Math.min(25, pollIntervalMs),
+      maxIntervalMs: pollIntervalMs,
+      signal,
+    };
+  }
+
+  #doom(body: string) {
+    let found = this.#doomed.get(body);
+    if (!found) {
+      let fail: (reason: string) => void = () => undefined;
+      const promise = new Promise<never>((_resolve, reject) => {
+        fail = (reason) =>
+          reject(new ArrangeError('not-verifiable', `another order of the same body: ${reason}`));
+      });
+      promise.catch(() => undefined);
+      found = { promise, fail };
+      this.#doomed.set(body, found);
+    }
+    return found;
+  }
+}
+
+/** A failure of the target itself (no answer, 429, 503 after retries, 5xx) while arranging. */
+export function unavailable(error: unknown): ArrangeError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (isHttpError(error) && error.status < 500 && error.status !== 429) {
+    return new ArrangeError('not-verifiable', message, { cause: error });
+  }
+  return new ArrangeError('target-unavailable', message, { cause: error });
+}

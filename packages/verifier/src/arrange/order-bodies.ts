@@ -1,0 +1,36 @@
+import {
+  type ApiVersion,
+  type CreateOrderV1,
+  type CreateOrderV2,
+  UNKNOWN_PRODUCT,
+} from '@print-contracts/client';
+import type { OrderBodies } from '../options/verify-options.js';
+
+/**
+ * The body of an order the run creates: the user's fixture (or the kit's example) for the
+ * version, always a test order, with the run's reference so `--cleanup` can find it even
+ * when its uuid never came back. `unknown` orders a product no vendor sells instead, whose
+ * asynchronous creation fails: the "creation failed" state.
+ */
+export function orderBody(
+  bodies: OrderBodies,
+  version: ApiVersion,
+  reference: string,
+  product: 'fixture' | 'unknown' = 'fixture',
+): CreateOrderV1 | CreateOrderV2 {
+  const body = { ...structuredClone(bodies[version]), testOrder: true, reference };
+  if (product === 'fixture') return body;
+  const [line] = body.orderLines;
+  const unknown =
+    line !== undefined && 'productCode' in line
+      ? { productCode: UNKNOWN_PRODUCT.v1ProductCode, ...(line.files ? { files: line.files } : {}) }
+      : {
+          sku: UNKNOWN_PRODUCT.v2Sku,
+          attributes: [{ attribute: 'quantity', value: '1' }],
+          ...(line?.files ? { files: line.files } : {}),
+        };
+  return { ...body, orderLines: [unknown] } as CreateOrderV1 | CreateOrderV2;
+}
+
+/** Orders of the same body share their fate: when one fails creation, the others will too. */
+export const bodyKey = (version: ApiVersion, product: 'fixture' | 'unknown') => `${version}|${product}`;

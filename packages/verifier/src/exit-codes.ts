@@ -1,0 +1,28 @@
+/**
+ * Exit statuses of `pnpm verify` (and `--cleanup`), the one table every part reads. When
+ * several apply, the first in this order wins: a signal, a run that could not start, a
+ * broken contract, an unavailable target.
+ */
+export const EXIT_CODES = {
+  /** Every verifiable interaction passed (and, for `--cleanup`, nothing is left open). */
+  passed: 0,
+  /**
+   * A contract broke (or, with `--strict`, an interaction was not verifiable here); for
+   * `--cleanup`, orders remain whose fate it cannot prove.
+   */
+  failed: 1,
+  /** The run could not start: bad flags or files, unreadable pact, unreachable or untrusted target. */
+  notStarted: 2,
+  /** The target stopped answering mid-run (429, 503 or the network, after bounded retries); no contract broke. */
+  targetUnavailable: 3,
+  /** Stopped by SIGINT (Ctrl-C), after tearing down what it created. */
+  interrupted: 130,
+  /** Stopped by SIGTERM (a cancelled CI job), after tearing down what it created. */
+  terminated: 143,
+} as const;
+
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/** The signals a run stops on, and the status each one ends it with. */
+export const SIGNAL_EXIT_CODES = { SIGINT: EXIT_CODES.interrupted, SIGTERM: EXIT_CODES.terminated } as const;
+export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;

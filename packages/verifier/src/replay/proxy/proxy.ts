@@ -1,0 +1,154 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { redact } from '@print-contracts/client';
+import { type Exchange, type ForwardContext, forward } from './forwarder.js';
+import { type FilterContext, filterRequest } from './request-filter.js';
+import { answerStateCall, STATE_PATH } from './state-endpoint.js';
+import type { SequenceItem, StateSequence } from './state-sequence.js';
+
+/** A header on answers the proxy made up itself, so nobody mistakes them for the target's. */
+export const PROXY_HEADER = 'x-contract-verifier';
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The loopback proxy Pact's verifier talks to: its provider URL and its state-change URL. */
+export interface Proxy {
+  readonly host: string;
+  readonly port: number;
+  readonly stateUrl: string;
+  close(): Promise<void>;
+}
+
+export interface ProxyOptions {
+  readonly sequence: StateSequence;
+  readonly filter: FilterContext;
+  readonly forward: Omit<ForwardContext, 'source'>;
+  /** Called for each request forwarded or refused, for progress lines and the findings. */
+  readonly onExchange: (item: SequenceItem, exchange: Exchange) => void;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.destroy();
+        reject(new RangeError('request body too large'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, own = true): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...(own ? { [PROXY_HEADER]: 'refused' } : {}),
+  });
+  res.end(text);
+}
+
+const parseJson = (body: Buffer): unknown => {
+  try {
+    return body.length === 0 ? undefined : (JSON.parse(body.toString('utf8')) as unknown);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Starts the proxy of one replay: the state endpoint, then for every other request the
+ * request filter and the forwarder. A request already forwarded runs to its end on close
+ * (bounded by its timeout), so a create the target accepted still brings its uuid to the
+ * ledger, even when Pact was stopped.
+ */
+export async function startProxy(options: ProxyOptions): Promise<Proxy> {
+  const { sequence } = options;
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readBody(req);
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'POST' && path === STATE_PATH) {
+      const result = answerStateCall(sequence, parseJson(body));
+      if (result.status === 200) return answer(res, 200, result.values, false);
+      return answer(res, result.status, { error: result.message });
+    }
+    const item = sequence.current;
+    if (!item)
+      return answer(res, 421, {
+        message: 'Refused by the contract verifier: no interaction is being replayed',
+      });
+    const filtered = filterRequest(
+      { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body },
+      options.filter,
+    );
+    if (filtered.kind === 'refuse') {
+      options.onExchange(item, refusedExchange(options, req, filtered.reason));
+      return answer(res, filtered.status, {
+        message: `Refused by the contract verifier: ${filtered.reason}`,
+      });
+    }
+    const forwarded = await forward(filtered, {
+      ...options.forward,
+      source: `replay of "${item.description}"`,
+    });
+    options.onExchange(item, forwarded.exchange);
+    if (forwarded.kind === 'none') {
+      return answer(res, 503, { message: `Contract verifier proxy: ${forwarded.exchange.failure}` });
+    }
+    res.writeHead(forwarded.status, forwarded.headers);
+    res.end(forwarded.body);
+  };
+
+  const inFlight = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const handled = handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const message = redact(error instanceof Error ? error.message : String(error), options.forward.secrets);
+      answer(res, 400, { error: `Contract verifier: ${message}` });
+    });
+    inFlight.add(handled);
+    void handled.finally(() => inFlight.delete(handled));
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    host: '127.0.0.1',
+    port,
+    stateUrl: `http://127.0.0.1:${port}${STATE_PATH}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([...inFlight]);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function refusedExchange(options: ProxyOptions, req: IncomingMessage, reason: string): Exchange {
+  return {
+    version: options.forward.version,
+    method: (req.method ?? 'GET').toUpperCase(),
+    path: (req.url ?? '/').slice(0, 200),
+    status: undefined,
+    ms: 0,
+    attempts: 0,
+    credentials: 'refused',
+    failure: reason,
+    unavailable: false,
+    deprecation: undefined,
+    sunset: undefined,
+  };
+}

@@ -1,0 +1,124 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { REFERENCE_MAX_LENGTH, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
+import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/consumer-contracts/vocabulary';
+import type { Ledger } from '../../ledger/ledger.js';
+import { liveRefusal } from '../../plan/live-safety.js';
+import {
+  API_BASE_PATH,
+  normalisePath,
+  operationOf,
+  orderRefOf,
+  pathBelowBase,
+} from '../../plan/request-path.js';
+import type { Target } from '../../target/target.js';
+import { HOP_BY_HOP } from '../../target/wire.js';
+
+/** A request as Pact sent it to the proxy. */
+export interface IncomingRequest {
+  readonly method: string;
+  /** Path and query, as sent. */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** What the filter needs of the run. */
+export interface FilterContext {
+  readonly target: Target;
+  readonly ledger: Ledger;
+  /** Order ids the run proved do not exist (`no order exists with id …`): safe to address. */
+  readonly missing: ReadonlySet<string>;
+}
+
+/** The filter's decision: refuse the request (nothing is sent), or forward it as rewritten. */
+export type Filtered =
+  | { readonly kind: 'refuse'; readonly status: number; readonly reason: string }
+  | {
+      readonly kind: 'forward';
+      readonly method: string;
+      /** Path and query on the target, below its origin. */
+      readonly path: string;
+      readonly headers: Record<string, string | string[]>;
+      readonly body: Buffer | undefined;
+      /** The target would route it as a create: it is ledgered before it is sent. */
+      readonly creates: boolean;
+      /** `real`: the contract's placeholders were swapped for the real credentials. */
+      readonly credentials: 'real' | 'refused';
+    };
+
+const USER_ID = USER_ID_HEADER.toLowerCase();
+const SECRET = SECRET_HEADER.toLowerCase();
+
+function parseBody(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return body.toString('utf8');
+  }
+}
+
+/**
+ * The request filter of the replay proxy. It judges the request the target will actually
+ * route (the path normalised, the body as sent), never the pact's spelling of it: a path
+ * outside the API is refused; in live mode a create without `"testOrder": true`, a change
+ * of `testOrder`, and a change of an order the run did not create are refused. It swaps the
+ * contract's placeholder credentials for the real ones (so no secret passes through Pact),
+ * maps the contract's `/api` onto the target's base path, and writes the run's reference
+ * into every create (so `--cleanup` can find an order whose uuid never came back), except
+ * into one whose reference is the point of the interaction (longer than the vendor allows).
+ */
+export function filterRequest(request: IncomingRequest, context: FilterContext): Filtered {
+  const method = request.method.toUpperCase();
+  const [rawPath = '/', query] = request.url.split(/\?(.*)/s, 2);
+  const routed = normalisePath(rawPath);
+  const below = pathBelowBase(routed);
+  if (below === undefined) {
+    return {
+      kind: 'refuse',
+      status: 404,
+      reason: `${rawPath} lies outside the API base path ${API_BASE_PATH}`,
+    };
+  }
+  const operation = operationOf(method, rawPath);
+  let body = parseBody(request.body);
+  if (context.target.mode === 'live') {
+    const ref = orderRefOf(rawPath);
+    const refusal = liveRefusal(
+      { method, operation, body },
+      () => ref !== undefined && (context.ledger.owns(ref) || context.missing.has(ref)),
+    );
+    if (refusal) return { kind: 'refuse', status: 403, reason: refusal };
+  }
+  const creates = operation === 'createOrder';
+  let sent = request.body.length > 0 ? request.body : undefined;
+  if (creates && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const { reference } = body as { reference?: unknown };
+    if (!(typeof reference === 'string' && reference.length > REFERENCE_MAX_LENGTH)) {
+      body = { ...(body as object), reference: context.ledger.reference };
+      sent = Buffer.from(JSON.stringify(body), 'utf8');
+    }
+  }
+
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || name === 'accept-encoding') continue;
+    headers[name] = value;
+  }
+  const placeholders = headers[SECRET] === PLACEHOLDER_CREDENTIALS.secret && headers[USER_ID] !== undefined;
+  if (placeholders) {
+    headers[USER_ID] = context.target.credentials.main.userId;
+    headers[SECRET] = context.target.credentials.main.secret;
+  }
+  const basePath = new URL(context.target.baseUrl).pathname.replace(/\/+$/, '');
+  const rawBelow = rawPath.startsWith(`${API_BASE_PATH}/`) ? rawPath.slice(API_BASE_PATH.length) : below;
+  return {
+    kind: 'forward',
+    method,
+    path: `${basePath}${rawBelow === '/' ? '' : rawBelow}${query !== undefined ? `?${query}` : ''}`,
+    headers,
+    body: sent,
+    creates,
+    credentials: placeholders ? 'real' : 'refused',
+  };
+}

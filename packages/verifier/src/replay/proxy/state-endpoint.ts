@@ -1,0 +1,20 @@
+import type { StateAnswer, StateSequence } from './state-sequence.js';
+
+/** Where Pact posts its state-change calls: outside the API base path, so no contract path can collide. */
+export const STATE_PATH = '/__verifier/provider-state';
+
+/**
+ * The state-change endpoint Pact's verifier calls before each interaction (the standard
+ * protocol: a JSON body `{state, params, action}`). A setup call is answered from the
+ * sequence with the values the arrange stage reached (which Pact injects with
+ * `fromProviderState`); teardown needs nothing: the settle stage tears down. It never
+ * answers 5xx: Pact retries those, and the sequence would slip.
+ */
+export function answerStateCall(
+  sequence: StateSequence,
+  body: unknown,
+): StateAnswer | { status: 200; values: object } {
+  const call = (body ?? {}) as { action?: unknown; state?: unknown; params?: unknown };
+  if (call.action !== undefined && call.action !== 'setup') return { status: 200, values: {} };
+  return sequence.setup(call.state ?? '', call.params ?? {});
+}

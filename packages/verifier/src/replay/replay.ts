@@ -1,0 +1,272 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
+import type { ArrangedInteraction, Arrangement } from '../arrange/arrange.js';
+import { isReplayError } from '../errors/replay-error.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { BrokerOptions } from '../options/verify-options.js';
+import type { LoadedPact } from '../pacts/interaction.js';
+import type { Verdict } from '../plan/plan.js';
+import type { Target } from '../target/target.js';
+import { type PactVerdict, pactResultSchema, verdictsFrom } from './pact-results.js';
+import type { PactRunner } from './pact-runner.js';
+import { Availability, type Exchange, FORWARD_RETRY } from './proxy/forwarder.js';
+import { startProxy } from './proxy/proxy.js';
+import { type SequenceItem, StateSequence } from './proxy/state-sequence.js';
+
+/** One interaction after the replay: its verdict, and every request the proxy saw for it. */
+export interface ReplayedInteraction {
+  readonly arranged: ArrangedInteraction;
+  readonly verdict: Verdict;
+  /** One line: why it failed, or why it was not verified. */
+  readonly reason: string | undefined;
+  /** Pact's mismatches, shortened. */
+  readonly mismatches: readonly string[];
+  readonly ms: number | undefined;
+  readonly exchanges: readonly Exchange[];
+}
+
+/** The replay stage's result. */
+export interface Replayed {
+  readonly interactions: readonly ReplayedInteraction[];
+  /** Pact's own text output, for `pact-verifier-output.txt`. */
+  readonly pactOutput: string;
+  /** Things that went wrong beside the interactions (Pact out of step, a crashed verifier). */
+  readonly problems: readonly string[];
+}
+
+export interface ReplayOptions {
+  readonly runner: PactRunner;
+  readonly target: Target;
+  readonly dispatcher: Dispatcher;
+  readonly ledger: Ledger;
+  readonly secrets: readonly string[];
+  readonly timeoutMs: number;
+  /** Order ids the arrange stage proved do not exist: requests may address them in live mode. */
+  readonly missing: ReadonlySet<string>;
+  /** Where the pact files Pact replays are written. */
+  readonly scratch: string;
+  /** An empty CA store for Pact's native core when it talks to loopback only (it skips loading the system's). */
+  readonly emptyCaStore: { readonly file: string; readonly dir: string } | undefined;
+  readonly broker: BrokerOptions | undefined;
+  readonly appVersion: string;
+  readonly interrupted: () => boolean;
+  readonly progress: (line: string) => void;
+}
+
+/**
+ * The replay stage: for each pact, one run of Pact's verifier over the interactions the
+ * arrange stage made ready, in file order, against a loopback proxy of its own (state
+ * endpoint, request filter, forwarder). Pact judges the answers; the proxy's record says
+ * when no answer came (target unavailable) or a request was refused. Interactions decided
+ * earlier keep their verdict.
+ */
+export async function replay(arrangement: Arrangement, options: ReplayOptions): Promise<Replayed> {
+  const availability = new Availability();
+  const problems: string[] = [];
+  const output: string[] = [];
+  const pacts = [...new Set(arrangement.interactions.map((item) => item.planned.pact))];
+  const verdicts = new Map<string, ReplayedInteraction>();
+  await Promise.all(
+    pacts.map(async (pact, index) => {
+      const mine = arrangement.interactions.filter((item) => item.planned.pact === pact);
+      const results = await replayPact(pact, index, mine, options, availability).catch((error: unknown) => {
+        if (!isReplayError(error)) throw error;
+        const reason = options.interrupted() ? 'not replayed: the run was interrupted' : error.message;
+        if (!options.interrupted()) problems.push(error.message);
+        return {
+          verdicts: new Map<string, ReplayedInteraction>(),
+          problems: [],
+          output: '',
+          fallback: reason,
+        };
+      });
+      for (const [id, verdict] of results.verdicts) verdicts.set(id, verdict);
+      problems.push(...results.problems);
+      if (results.output) output.push(results.output);
+      for (const item of mine) {
+        if (verdicts.has(item.planned.id)) continue;
+        verdicts.set(item.planned.id, settled(item, undefined, [], results.fallback, options));
+      }
+    }),
+  );
+  return {
+    interactions: arrangement.interactions.map(
+      (item) => verdicts.get(item.planned.id) as ReplayedInteraction,
+    ),
+    pactOutput: output.join('\n'),
+    problems,
+  };
+}
+
+async function replayPact(
+  pact: LoadedPact,
+  index: number,
+  items: readonly ArrangedInteraction[],
+  options: ReplayOptions,
+  availability: Availability,
+) {
+  const verdicts = new Map<string, ReplayedInteraction>();
+  for (const item of items)
+    if (item.decided) verdicts.set(item.planned.id, settled(item, undefined, [], '', options));
+  const ready = items.filter((item) => !item.decided);
+  const none = { verdicts, problems: [] as string[], output: '', fallback: 'no verdict' };
+  if (ready.length === 0 || options.interrupted()) {
+    return { ...none, fallback: 'not replayed: the run was interrupted' };
+  }
+  const publish = options.broker?.publish === true && pact.source.kind === 'broker';
+  // Publishing, Pact fetches the pact itself and filters it by description: an interaction kept
+  // back that shares a description with a replayed one is refused at its state call.
+  const descriptions = new Set(ready.map((item) => item.planned.interaction.description));
+  const replayed = publish
+    ? items.filter((item) => descriptions.has(item.planned.interaction.description))
+    : ready;
+  const sequenceItems: SequenceItem[] = replayed.map((item) => ({
+    id: item.planned.id,
+    description: item.planned.interaction.description,
+    states: item.planned.interaction.states,
+    values: item.states.map((state) => state?.values),
+    refusal: item.decided?.reason,
+  }));
+  const exchanges = new Map<string, Exchange[]>();
+  const stateSequence = new StateSequence(sequenceItems);
+  const proxy = await startProxy({
+    sequence: stateSequence,
+    filter: { target: options.target, ledger: options.ledger, missing: options.missing },
+    forward: {
+      target: options.target,
+      dispatcher: options.dispatcher,
+      timeoutMs: options.timeoutMs,
+      ledger: options.ledger,
+      secrets: options.secrets,
+      retry: FORWARD_RETRY,
+      availability,
+      version: pact.version,
+    },
+    onExchange: (item, exchange) => {
+      exchanges.set(item.id, [...(exchanges.get(item.id) ?? []), exchange]);
+      const outcome = exchange.failure ? `✗ ${exchange.failure}` : `${exchange.status}`;
+      options.progress(
+        `  → ${exchange.version} ${exchange.method} ${exchange.path} → ${outcome} (${exchange.ms} ms)  ${item.description}`,
+      );
+    },
+  });
+  try {
+    const source = publish
+      ? {
+          urls: [pact.source.kind === 'broker' ? pact.source.url : ''],
+          filterDescription: `^(?:${[...descriptions].map(escapeRustRegex).join('|')})$`,
+        }
+      : { files: [await writePact(pact, replayed, join(options.scratch, `pact-${index}.json`))] };
+    const broker = options.broker;
+    const outcome = await options.runner.verify({
+      provider: pact.provider,
+      host: proxy.host,
+      port: proxy.port,
+      basePath: '/',
+      stateUrl: proxy.stateUrl,
+      // Longer than the proxy's retries, so the proxy explains a slow target first.
+      timeoutMs: (options.timeoutMs + FORWARD_RETRY.maxDelayMs) * (FORWARD_RETRY.attempts + 1),
+      ...source,
+      ...(publish && broker
+        ? {
+            brokerAuth: broker.auth,
+            publish: {
+              providerVersion: broker.providerVersion ?? '',
+              ...(broker.providerBranch ? { branch: broker.providerBranch } : {}),
+            },
+          }
+        : {}),
+      ...(options.emptyCaStore && !publish ? { emptyCaStore: options.emptyCaStore } : {}),
+      appVersion: options.appVersion,
+    });
+    const parsed = pactResultSchema.safeParse(parseJson(outcome.json));
+    if (!parsed.success) {
+      const problem = `Pact's verifier gave no readable result for ${pact.label} (exit code ${outcome.code})`;
+      return { ...none, problems: [problem], fallback: problem };
+    }
+    const results = verdictsFrom(
+      parsed.data,
+      sequenceItems.map((item, position) => ({
+        description: item.description,
+        key: replayed[position]?.planned.interaction.key,
+      })),
+    );
+    const broken = stateSequence.broken;
+    const problems = typeof results === 'string' ? [`${pact.label}: ${results}`] : [];
+    if (broken) problems.push(broken);
+    replayed.forEach((item, position) => {
+      if (item.decided) return;
+      const verdict = typeof results === 'string' ? undefined : results[position];
+      verdicts.set(
+        item.planned.id,
+        settled(
+          item,
+          verdict,
+          exchanges.get(item.planned.id) ?? [],
+          typeof results === 'string' ? results : 'no verdict',
+          options,
+        ),
+      );
+    });
+    return { verdicts, problems, output: parsed.data.output.join('\n'), fallback: 'no verdict' };
+  } finally {
+    await proxy.close();
+  }
+}
+
+/**
+ * The verdict of one interaction: decided before the replay, or from what the proxy saw
+ * (no answer from the target, a refusal) and then what Pact judged.
+ */
+function settled(
+  item: ArrangedInteraction,
+  verdict: PactVerdict | undefined,
+  exchanges: readonly Exchange[],
+  fallback: string,
+  options: ReplayOptions,
+): ReplayedInteraction {
+  const base = { arranged: item, mismatches: [] as string[], ms: verdict?.ms, exchanges };
+  if (item.decided) return { ...base, verdict: item.decided.verdict, reason: item.decided.reason };
+  const unavailable = exchanges.find((exchange) => exchange.unavailable);
+  if (unavailable) return { ...base, verdict: 'target-unavailable', reason: unavailable.failure };
+  const refused = exchanges.find((exchange) => exchange.failure);
+  if (refused) return { ...base, verdict: 'not-verifiable', reason: refused.failure };
+  if (!verdict) {
+    const interrupted = options.interrupted();
+    return {
+      ...base,
+      verdict: interrupted ? 'not-verifiable' : 'failed',
+      reason: interrupted ? 'not replayed: the run was interrupted' : fallback,
+    };
+  }
+  if (verdict.passed) return { ...base, verdict: 'verified', reason: undefined };
+  return {
+    ...base,
+    verdict: 'failed',
+    reason: verdict.mismatches[0] ?? 'Pact reported a failure',
+    mismatches: verdict.mismatches,
+  };
+}
+
+/** The pact Pact replays: the pact's own document with just these interactions, in file order. */
+async function writePact(
+  pact: LoadedPact,
+  items: readonly ArrangedInteraction[],
+  file: string,
+): Promise<string> {
+  const document = { ...pact.document, interactions: items.map((item) => item.planned.interaction.raw) };
+  await writeFile(file, JSON.stringify(document));
+  return file;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Characters the Rust `regex` crate treats as syntax. */
+const escapeRustRegex = (text: string) => text.replace(/[\\.+*?()|[\]{}^$#&\-~]/g, (char) => `\\${char}`);

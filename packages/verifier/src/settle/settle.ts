@@ -1,0 +1,64 @@
+import type { Ledger } from '../ledger/ledger.js';
+import type { TargetClients } from '../target/clients.js';
+import { describeEntry, settleOrders } from './settle-orders.js';
+
+/** The settle stage's result: what the run created, and what is left of it. */
+export interface Settlement {
+  /** Orders the run created at the target (every create it sent that was not refused: states and replayed creates). */
+  readonly created: number;
+  /** Orders crossed off the ledger by this run. */
+  readonly settled: number;
+  /** Orders still open in the ledger (this run's and earlier ones'). */
+  readonly open: number;
+  readonly problems: readonly string[];
+  /** The ledger file, when it still exists. */
+  readonly ledger: string | undefined;
+}
+
+export interface SettleStageOptions {
+  readonly ledger: Ledger;
+  readonly clients: TargetClients;
+  /** The embedded sample API's base URL: its orders end with it. */
+  readonly embedded: string | undefined;
+  readonly pollIntervalMs: number;
+  readonly secrets: readonly string[];
+  /** Ends the waits early (a second signal, or the interrupt's budget). */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The settle stage: cancels every order this run created that is still open, each waited
+ * for only until its one deadline; an order whose create got no answer is left in the
+ * ledger for `pnpm verify --cleanup`, which finds it by the run's reference. Orders of the
+ * embedded sample API end with it. The ledger file goes when nothing is open.
+ */
+export async function settle(options: SettleStageOptions): Promise<Settlement> {
+  const { ledger } = options;
+  const mine = ledger.open().filter((entry) => entry.run === ledger.run);
+  const outcome = await settleOrders(mine, {
+    ledger,
+    clientsFor: (entry) => (entry.target === options.clients.target.baseUrl ? options.clients : undefined),
+    pollIntervalMs: options.pollIntervalMs,
+    secrets: options.secrets,
+    signal: options.signal,
+  });
+  const problems = [...outcome.problems];
+  for (const entry of ledger.open()) {
+    if (entry.run !== ledger.run) continue;
+    if (entry.embedded && entry.target === options.embedded) {
+      ledger.close(entry.key, 'gone', 'the embedded sample API ends with the run');
+    } else if (entry.uuid === undefined) {
+      problems.push(
+        `${describeEntry(entry)}: its create got no answer (${entry.unresolved ?? 'the run ended first'}); pnpm verify --cleanup finds it by the run's reference "${entry.reference}"`,
+      );
+    }
+  }
+  const removed = ledger.removeIfSettled();
+  return {
+    created: ledger.mine().filter((entry) => entry.outcome !== 'not-created').length,
+    settled: outcome.settled,
+    open: ledger.open().length,
+    problems,
+    ledger: removed ? undefined : ledger.path,
+  };
+}
