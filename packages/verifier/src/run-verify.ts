@@ -20,6 +20,7 @@ import type { LoadedPact } from './pacts/interaction.js';
 import { loadPactFiles } from './pacts/load-pacts.js';
 import { type Plan, planRun } from './plan/plan.js';
 import { PactRunner } from './replay/pact-runner.js';
+import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
 import { buildReport } from './report/build-report.js';
 import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
@@ -148,6 +149,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
         ledger,
         secrets,
         timeoutMs: options.requestTimeoutMs,
+        retry: { ...FORWARD_RETRY, attempts: options.retries },
         missing: provenMissing(arrangement),
         scratch,
         emptyCaStore: options.broker ? undefined : PactRunner.emptyCaStore(scratch),

@@ -28,6 +28,21 @@ describe('the default run (no flags)', () => {
     expect(report.byVersion.v2?.verified).toBeGreaterThan(0);
     expect(report.teardown.open).toBe(0);
   });
+
+  it('creates no more orders than the interactions that create, change or cancel one, plus one per state of its own kind, and says how many', async () => {
+    const output = captureIo({ cwd: space.dir });
+    await runVerify(['--report-dir', space.path('count')], output.io);
+    const report = JSON.parse(readFileSync(space.path('count', REPORT_FILES.json), 'utf8')) as RunReport;
+    const changing = report.interactions.filter((item) => /^(POST|PUT|DELETE) /.test(item.request)).length;
+    const ownKind = new Set(
+      report.interactions
+        .filter((item) => /whose creation failed|of another credential set|in production/.test(item.states))
+        .map((item) => `${item.version} ${item.states}`),
+    ).size;
+    expect(report.teardown.created).toBeGreaterThan(0);
+    expect(report.teardown.created).toBeLessThanOrEqual(changing + ownKind);
+    expect(output.stdout()).toContain(`Orders: ${report.teardown.created} created at the target`);
+  });
 });
 
 describe('the --strict flag', () => {

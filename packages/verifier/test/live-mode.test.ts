@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/index.js';
@@ -7,6 +8,36 @@ import { fixtureInteractions, testOrderBody, writeFixturePacts } from './helpers
 import { ordersOf } from './helpers/orders.js';
 import { credentialEnv, httpsFront, sampleTarget, TLS_CERT, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
+
+/** A v2 create body of the team's own: business cards, which the sample API sells. */
+const FIXTURE = {
+  orderLines: [
+    {
+      sku: '2a3b4c5d-6e7f-4a81-9b02-c3d4e5f60712',
+      attributes: [{ attribute: 'quantity', value: '500' }],
+      files: [{ url: 'https://files.example.com/cards.pdf' }],
+    },
+  ],
+  invoiceAddress: {
+    firstName: 'Ann',
+    lastName: 'Smit',
+    street: 'Laan',
+    housenumber: '1',
+    zipcode: '1000 AA',
+    city: 'Amsterdam',
+    country: 'nl',
+  },
+  deliveryAddress: {
+    firstName: 'Ann',
+    lastName: 'Smit',
+    street: 'Laan',
+    housenumber: '1',
+    zipcode: '1000 AA',
+    city: 'Amsterdam',
+    country: 'nl',
+  },
+  deliveryMethod: 1,
+};
 
 describe('the verify command in live mode', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
@@ -33,12 +64,15 @@ describe('the verify command in live mode', () => {
     });
     api = await sampleTarget({ control: false });
     front = await httpsFront(api.origin);
+    // A product of the team's own (here: one the sample API sells), given as data; testOrder left out.
+    await writeFile(space.path('order.json'), JSON.stringify(FIXTURE));
     result = await runCli(
       verifyArgs({
         baseUrl: front.url,
         mode: 'live',
         pact: space.path('pacts'),
         reports: space.path('reports'),
+        extra: ['--order-fixture', space.path('order.json')],
       }),
       // Only the main credential set; the self-signed loopback certificate is trusted for this run.
       {
@@ -91,9 +125,70 @@ describe('the verify command in live mode', () => {
     expect(report.totals.notVerifiable).toBe(3);
   });
 
-  it('cancels the test orders it created', async () => {
+  it('arranges its states with the product of --order-fixture, as test orders carrying the run reference', () => {
+    const arranged = front.forwarded
+      .filter((request) => request.method === 'POST' && request.path === '/api/orders')
+      .map(
+        (request) =>
+          JSON.parse(request.body) as {
+            orderLines: { sku?: string }[];
+            testOrder: boolean;
+            reference: string;
+          },
+      )
+      .filter((body) => body.orderLines[0]?.sku === FIXTURE.orderLines[0]?.sku);
+    expect(arranged.length).toBeGreaterThanOrEqual(2);
+    for (const body of arranged)
+      expect(body).toMatchObject({
+        testOrder: true,
+        reference: expect.stringMatching(/^contract verify [0-9a-f]{8}$/),
+      });
+    expect(result.stdout).toContain(`orders it creates in v2: ${space.path('order.json')}`);
+  });
+
+  it('cancels the test orders it created, and leaves no ledger', async () => {
+    expect(existsSync(space.path('reports', 'verify-ledger.jsonl'))).toBe(false);
     const orders = await ordersOf(api);
     expect(orders.length).toBeGreaterThan(0);
     expect(orders.filter((order) => order.status !== 'cancelled')).toEqual([]);
+  });
+});
+
+describe('the verify command in live mode with an --order-fixture that is no test order', () => {
+  it.each([
+    [
+      'says "testOrder": false',
+      { ...FIXTURE, testOrder: false },
+      /"testOrder": false; the verifier creates test orders only/,
+    ],
+    [
+      'is no create body of its version',
+      { ...FIXTURE, deliveryMethod: 6 },
+      /not a valid v2 create-order body: deliveryMethod must be a v2 delivery method id/,
+    ],
+  ])('exits 2 with one line when the fixture %s, before anything is sent', async (_what, fixture, reason) => {
+    const space = await workspace();
+    try {
+      await writeFixturePacts(space.path('pacts'), ['v2']);
+      await writeFile(space.path('order.json'), JSON.stringify(fixture));
+      const result = await runCli(
+        verifyArgs({
+          baseUrl: 'https://127.0.0.1:9/api',
+          mode: 'live',
+          pact: space.path('pacts'),
+          reports: space.path('reports'),
+          extra: ['--order-fixture', space.path('order.json')],
+        }),
+        {
+          cwd: space.dir,
+          env: cliEnv({ PRINT_API_USER_ID: 'someone', PRINT_API_SECRET: 'a-long-enough-secret' }),
+        },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(reason);
+    } finally {
+      await space.remove();
+    }
   });
 });

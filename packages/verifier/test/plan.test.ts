@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePact } from '../src/pacts/load-pacts.js';
-import { planRun } from '../src/plan/plan.js';
+import { type PlanOptions, planRun } from '../src/plan/plan.js';
 import { fixtureInteractions, fixturePact, testOrderBody } from './helpers/fixture-pact.js';
 
 const pact = (interactions = fixtureInteractions('v1')) =>
@@ -9,96 +9,102 @@ const pact = (interactions = fixtureInteractions('v1')) =>
     path: 'plan.json',
   });
 
+const everything: PlanOptions = { mode: 'sample', control: true, otherCredentials: true };
+
 const byDescription = (plan: ReturnType<typeof planRun>) =>
   Object.fromEntries(plan.interactions.map((item) => [item.interaction.description, item]));
 
 describe('the plan', () => {
   it('replays everything on a target with a control surface and a second credential set', () => {
-    const plan = planRun([pact()], {
-      mode: 'sample',
-      capabilities: { control: true, otherCredentials: true },
-    });
-    expect(plan.interactions.every((item) => item.status === 'replay')).toBe(true);
+    const plan = planRun([pact()], everything);
+    expect(plan.interactions.map((item) => item.decided)).toEqual(plan.interactions.map(() => undefined));
   });
 
-  it('shares one order among read-only interactions and gives each mutating one its own', () => {
-    const plan = planRun([pact()], {
-      mode: 'sample',
-      capabilities: { control: true, otherCredentials: true },
+  it('shares one fixture among read-only interactions, taken from the list, and gives each mutating one its own order', () => {
+    const items = byDescription(planRun([pact()], everything));
+    const fixture = (description: string) => items[description]?.fixtures[0];
+    expect(fixture('a request for an order by id')?.key).toBe(fixture('a request for an order by uuid')?.key);
+    expect(fixture('a request for an order by id')?.spec).toMatchObject({
+      kind: 'listed',
+      want: { kind: 'any' },
     });
-    const items = byDescription(plan);
-    const key = (description: string) => items[description]?.fixtures[0]?.key;
-    expect(key('a request for an order by id')).toBe(key('a request for an order by uuid'));
-    expect(key('a request to cancel an order')).not.toBe(key('a request for an order by id'));
-    expect(plan.fixtures.size).toBe(6);
-  });
-
-  it('replays interactions without orders to wait for early', () => {
-    const plan = planRun([pact()], {
-      mode: 'sample',
-      capabilities: { control: true, otherCredentials: true },
-    });
-    const items = byDescription(plan);
-    expect(items['a request for the first page of orders']?.phase).toBe('early');
-    expect(items['a request for an unknown order']?.phase).toBe('early');
-    expect(items['a request for an order by id']?.phase).toBe('arranged');
+    expect(fixture('a request to cancel an order')?.spec).toMatchObject({ kind: 'created', then: 'nothing' });
+    expect(fixture('a request to cancel an order')?.key).not.toBe(
+      fixture('a request for an order by id')?.key,
+    );
   });
 
   it('marks states the target cannot reach as not verifiable here, with the reason', () => {
-    const plan = planRun([pact()], {
-      mode: 'sample',
-      capabilities: { control: false, otherCredentials: false },
-    });
-    const items = byDescription(plan);
-    expect(items['a request to cancel an order in production']).toMatchObject({
-      status: 'not-verifiable',
+    const items = byDescription(
+      planRun([pact()], { mode: 'sample', control: false, otherCredentials: false }),
+    );
+    expect(items['a request to cancel an order in production']?.decided).toEqual({
+      verdict: 'not-verifiable',
       reason: expect.stringMatching(/control surface/),
     });
-    expect(items["a request for another credential set's order"]).toMatchObject({
-      status: 'not-verifiable',
+    expect(items["a request for another credential set's order"]?.decided).toEqual({
+      verdict: 'not-verifiable',
       reason: expect.stringMatching(/PRINT_API_OTHER_USER_ID/),
     });
   });
 
-  it('keeps a non-test create back in live mode, but replays a test order', () => {
-    const interactions = fixtureInteractions('v1');
-    const create = interactions.find(
-      (item) => item.description === 'a request to create a test order',
-    ) as Record<string, unknown>;
-    const request = create.request as { body: object };
-    const live = {
-      ...create,
-      description: 'a request to create an order',
-      request: { ...request, body: { ...request.body, content: testOrderBody('v1', false) } },
+  it('tells requests sent with the real credentials from those refused on purpose', () => {
+    const items = byDescription(planRun([pact()], everything));
+    expect(items['a request for the first page of orders']?.credentials).toBe('real');
+    expect(items['a request with a wrong secret']?.credentials).toBe('refused');
+  });
+
+  it.each([
+    ['/api/orders', 'as the pact suite writes it'],
+    ['/api/orders/', 'with a trailing slash'],
+    ['/api//orders', 'with a doubled slash'],
+    ['/API/%6Frders', 'in capitals and percent-encoded'],
+    ['/api/x/../orders', 'through a dot segment'],
+  ])(
+    'keeps a non-test create back in live mode when its path is %s (%s), and replays a test order',
+    (path) => {
+      const create = fixtureInteractions('v1').find(
+        (item) => item.description === 'a request to create a test order',
+      ) as Record<string, unknown>;
+      const request = create.request as { body: object };
+      const live = {
+        ...create,
+        description: 'a request to create an order',
+        request: { ...request, path, body: { ...request.body, content: testOrderBody('v1', false) } },
+      };
+      const plan = planRun([pact([create, live])], { mode: 'live', control: false, otherCredentials: false });
+      expect(plan.interactions.map((item) => item.decided?.verdict)).toEqual([undefined, 'not-verifiable']);
+      expect(plan.interactions.map((item) => item.creates)).toEqual([true, true]);
+    },
+  );
+
+  it('keeps back in live mode a change of an order no state of the run provides', () => {
+    const [, , , , cancel] = fixtureInteractions('v1') as Record<string, unknown>[];
+    const literal = {
+      ...cancel,
+      providerStates: [],
+      request: { ...(cancel?.request as object), path: '/api/orders/42', generators: undefined },
     };
-    const plan = planRun([pact([create, live])], {
-      mode: 'live',
-      capabilities: { control: false, otherCredentials: false },
+    const plan = planRun([pact([literal])], { mode: 'live', control: false, otherCredentials: false });
+    expect(plan.interactions[0]?.decided).toEqual({
+      verdict: 'not-verifiable',
+      reason: expect.stringMatching(/did not create/),
     });
-    expect(plan.interactions.map((item) => item.status)).toEqual(['replay', 'not-verifiable']);
   });
 
   it('fails an interaction whose request injects a value none of its states provides', () => {
     const [, get] = fixtureInteractions('v1');
-    const plan = planRun([pact([{ ...get, providerStates: [] }])], {
-      mode: 'sample',
-      capabilities: { control: true, otherCredentials: true },
-    });
-    expect(plan.interactions[0]).toMatchObject({
-      status: 'failed',
-      reason: expect.stringMatching(
-        /^the request injects \$\{id\}, which none of its provider states provides$/,
-      ),
+    const plan = planRun([pact([{ ...get, providerStates: [] }])], everything);
+    expect(plan.interactions[0]?.decided).toEqual({
+      verdict: 'failed',
+      reason: 'the request injects ${id}, which none of its provider states provides',
     });
   });
 
   it('counts the orders the run may create, for "fewer than N orders exist"', () => {
-    const plan = planRun([pact()], {
-      mode: 'sample',
-      capabilities: { control: true, otherCredentials: true },
-    });
-    // Four orders of the main credential set for states (the shared one, the cancelled one, the one in
-    // production, the failed one), and one replayed create; the other credential set's does not count.
+    const plan = planRun([pact()], everything);
+    // The cancel's own order, the one in production, the failed one, and the listed order's fallback
+    // for the reads; the replayed create; never the other credential set's.
     expect(plan.plannedCreates).toBe(5);
   });
 });

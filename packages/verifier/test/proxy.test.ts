@@ -3,123 +3,147 @@ import type { SampleApi } from '@print-contracts/sample-api';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
-import { parsePact } from '../src/pacts/load-pacts.js';
-import { planRun } from '../src/plan/plan.js';
-import type { ReplayItem } from '../src/replay/replay-item.js';
-import { PROXY_HEADER, type ShardServer, STATE_PATH, startShardServer } from '../src/replay/shard-server.js';
+import { Availability, type Exchange, FORWARD_RETRY } from '../src/replay/proxy/forwarder.js';
+import { PROXY_HEADER, type Proxy, startProxy } from '../src/replay/proxy/proxy.js';
+import { STATE_PATH } from '../src/replay/proxy/state-endpoint.js';
+import { StateSequence } from '../src/replay/proxy/state-sequence.js';
 import type { Target } from '../src/target/target.js';
-import { fixtureInteractions, fixturePact, testOrderBody } from './helpers/fixture-pact.js';
+import { testOrderBody } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
-import { sampleTarget } from './helpers/targets.js';
+import { front, sampleTarget } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
-/** One replayable create interaction, planned as if the target were a sample one. */
-function createItem(body: unknown): ReplayItem {
-  const create = fixtureInteractions('v2').find(
-    (item) => item.description === 'a request to create a test order',
-  );
-  const request = create?.request as { body: object };
-  const pact = parsePact(
-    JSON.stringify(
-      fixturePact('v2', [{ ...create, request: { ...request, body: { ...request.body, content: body } } }]),
-    ),
-    'proxy-test.json',
-    { kind: 'file', path: 'proxy-test.json' },
-  );
-  const [planned] = planRun([pact], {
-    mode: 'sample',
-    capabilities: { control: false, otherCredentials: false },
-  }).interactions;
-  if (!planned) throw new Error('no interaction planned');
-  return { planned, states: [], record: { started: false, refused: undefined, exchanges: [] } };
-}
+const PLACEHOLDERS = {
+  'user-id': 'example-user-id',
+  'api-secret': 'example-api-secret',
+  accept: 'application/vnd.printdeal-api.v2',
+};
 
 describe('the replay proxy', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
   let api: SampleApi;
+  let counted: Awaited<ReturnType<typeof front>>;
   const dispatcher = new Agent();
 
   beforeAll(async () => {
     space = await workspace();
     api = await sampleTarget();
+    counted = await front(api.origin);
   });
   afterAll(async () => {
     await dispatcher.close();
+    await counted.close();
     await api.close();
     await space.remove();
   });
 
-  const start = (item: ReplayItem, mode: Target['mode'], ledger: Ledger): Promise<ShardServer> => {
+  /** A proxy for one create interaction, in front of the counting front of the sample API. */
+  const start = async (mode: Target['mode'], ledger: Ledger) => {
     const [main] = api.credentials;
     if (!main) throw new Error('no credentials');
     const target: Target = {
       kind: 'url',
-      baseUrl: api.url,
+      baseUrl: counted.url,
       mode,
       controlOrigin: undefined,
       credentials: { main, other: undefined },
     };
-    return startShardServer([item], 'v2', {
-      target,
-      dispatcher,
-      timeoutMs: 5_000,
-      ledger,
-      secrets: [main.secret],
+    const exchanges: Exchange[] = [];
+    const proxy = await startProxy({
+      sequence: new StateSequence([
+        { id: 'create', description: 'a create', states: [], values: [], refusal: undefined },
+      ]),
+      filter: { target, ledger, missing: new Set() },
+      forward: {
+        target,
+        dispatcher,
+        timeoutMs: 5_000,
+        ledger,
+        secrets: [main.secret],
+        retry: { ...FORWARD_RETRY, baseDelayMs: 10 },
+        availability: new Availability(),
+        version: 'v2',
+      },
+      onExchange: (_item, exchange) => exchanges.push(exchange),
     });
+    return { proxy, exchanges };
   };
 
-  const replay = async (server: ShardServer, body: unknown) => {
-    const base = `http://${server.host}:${server.port}`;
+  /** Pact's two calls: the state setup, then the request. */
+  const replay = async (proxy: Proxy, path: string, body: unknown) => {
+    const base = `http://${proxy.host}:${proxy.port}`;
     const state = await request(`${base}${STATE_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ state: '', params: {}, action: 'setup' }),
     });
     await state.body.dump();
-    return request(`${base}/api/orders`, {
+    return request(`${base}${path}`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-id': 'example-user-id',
-        'api-secret': 'example-api-secret',
-        accept: 'application/vnd.printdeal-api.v2',
-      },
+      headers: { 'content-type': 'application/json', ...PLACEHOLDERS },
       body: JSON.stringify(body),
     });
   };
 
-  it('refuses a non-test create in live mode even when asked to forward it, and records nothing', async () => {
-    const body = testOrderBody('v2', false);
-    const ledger = Ledger.open(space.path('live-ledger.jsonl'), 'test');
-    const server = await start(createItem(body), 'live', ledger);
-    try {
-      const answer = await replay(server, body);
-      expect(answer.statusCode).toBe(403);
-      expect(answer.headers[PROXY_HEADER]).toBe('refused');
-      expect(await answer.body.json()).toMatchObject({ message: expect.stringMatching(/live mode/) });
-    } finally {
-      await server.close();
-    }
-    expect(await ordersOf(api)).toEqual([]);
-    expect(existsSync(ledger.path)).toBe(false);
-  });
+  it.each(['/api/orders', '/api/orders/', '/api//orders', '/API/%6Frders', '/api/x/../orders'])(
+    'refuses a non-test create in live mode at %s: nothing is sent, nothing is ledgered',
+    async (path) => {
+      const ledger = Ledger.open(space.path(`live-${encodeURIComponent(path)}.jsonl`), 'test', 60_000);
+      const { proxy, exchanges } = await start('live', ledger);
+      const before = counted.requests.length;
+      try {
+        const answer = await replay(proxy, path, testOrderBody('v2', false));
+        expect(answer.statusCode).toBe(403);
+        expect(answer.headers[PROXY_HEADER]).toBe('refused');
+        expect(await answer.body.json()).toMatchObject({ message: expect.stringMatching(/live mode/) });
+      } finally {
+        await proxy.close();
+      }
+      expect(counted.requests.length).toBe(before);
+      expect(exchanges).toMatchObject([{ failure: expect.stringMatching(/testOrder/) }]);
+      expect(existsSync(ledger.path)).toBe(false);
+      expect(await ordersOf(api)).toEqual([]);
+    },
+  );
 
-  it('swaps the placeholder credentials for the real ones and writes the create to the ledger first', async () => {
-    const body = testOrderBody('v2', true);
-    const ledger = Ledger.open(space.path('sample-ledger.jsonl'), 'test');
-    const item = createItem(body);
-    const server = await start(item, 'sample', ledger);
+  it('swaps the placeholder credentials for the real ones, ledgers the create first and stamps the run reference', async () => {
+    const ledger = Ledger.open(space.path('sample-ledger.jsonl'), 'abcd1234', 60_000);
+    const { proxy, exchanges } = await start('sample', ledger);
     let uuid: string;
     try {
-      const answer = await replay(server, body);
+      const answer = await replay(proxy, '/api/orders', testOrderBody('v2', true));
       expect(answer.statusCode).toBe(201);
       ({ uuid } = (await answer.body.json()) as { uuid: string });
     } finally {
-      await server.close();
+      await proxy.close();
     }
-    expect(ledger.open()).toMatchObject([
-      { uuid, credential: 'main', source: 'replay of "a request to create a test order"' },
+    expect(ledger.open()).toMatchObject([{ uuid, credential: 'main', source: 'replay of "a create"' }]);
+    const sent = counted.requests.at(-1);
+    expect(sent?.headers['api-secret']).toBe(api.credentials[0]?.secret);
+    expect(JSON.parse(sent?.body ?? '{}')).toMatchObject({
+      reference: 'contract verify abcd1234',
+      testOrder: true,
+    });
+    expect(exchanges).toMatchObject([
+      { method: 'POST', path: '/api/orders', status: 201, credentials: 'real' },
     ]);
-    expect(item.record.exchanges).toMatchObject([{ method: 'POST', path: '/api/orders', status: 201 }]);
+  });
+
+  it('rides out a 429 with Retry-After and a 503 before a create goes through, ledgering one order', async () => {
+    api.setFaults([
+      { operation: 'createOrder', status: 429, retryAfterSeconds: 0, times: 1 },
+      { operation: 'createOrder', status: 503, times: 2 },
+    ]);
+    const ledger = Ledger.open(space.path('busy-ledger.jsonl'), 'busy', 60_000);
+    const { proxy, exchanges } = await start('sample', ledger);
+    try {
+      const answer = await replay(proxy, '/api/orders', testOrderBody('v2', true));
+      expect(answer.statusCode).toBe(201);
+    } finally {
+      await proxy.close();
+      api.setFaults([]);
+    }
+    expect(exchanges).toMatchObject([{ status: 201, attempts: 3, unavailable: false }]);
+    expect(ledger.open()).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { secretForms } from '@print-contracts/client';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,13 @@ import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
-const SECRET = 'Zq7-distinctive-main-secret-4f1c9e';
+/** A quote, a backslash and a percent sign: JSON-escaped and percent-encoded, they read differently. */
+const SECRET = 'Zq7"dist\\inct%ive-main-4f1c9e';
 const OTHER_SECRET = 'Wx3-distinctive-other-secret-8b2d0a';
+
+/** Every form either secret can take in what the kit writes: raw, JSON-escaped, percent-encoded, base64. */
+const FORMS = [...secretForms(SECRET, ['scan-user']), ...secretForms(OTHER_SECRET, ['scan-other-user'])];
+const leaks = (text: string) => FORMS.filter((form) => text.includes(form));
 
 /**
  * A target that leaks: it forwards to the sample API, except that it answers the list of
@@ -102,16 +108,15 @@ describe('the verify command with a distinctive secret', () => {
 
   it('sends the real secret to the target (so the scan below can find a leak)', () => {
     expect(result.code).toBe(1);
-    expect(front.seen.some((headers) => headers.includes(SECRET))).toBe(true);
+    // `seen` holds each request's headers as JSON, where the secret is escaped.
+    expect(front.seen.some((headers) => headers.includes(JSON.stringify(SECRET).slice(1, -1)))).toBe(true);
     expect(front.seen.some((headers) => headers.includes(OTHER_SECRET))).toBe(true);
   });
 
-  it('prints neither secret on stdout or stderr, even when the target echoes one', () => {
+  it('prints neither secret in any form on stdout or stderr, even when the target echoes one', () => {
     expect(result.stdout).toContain('FAILED');
-    for (const secret of [SECRET, OTHER_SECRET]) {
-      expect(result.stdout).not.toContain(secret);
-      expect(result.stderr).not.toContain(secret);
-    }
+    expect(leaks(result.stdout)).toEqual([]);
+    expect(leaks(result.stderr)).toEqual([]);
   });
 
   it('writes neither secret into any report or ledger file', async () => {
@@ -122,11 +127,36 @@ describe('the verify command with a distinctive secret', () => {
       'verify-report.json',
       'verify-summary.md',
     ]);
-    for (const file of files) {
-      const text = await readFile(file, 'utf8');
-      expect(text).not.toContain(SECRET);
-      expect(text).not.toContain(OTHER_SECRET);
-    }
+    for (const file of files) expect(leaks(await readFile(file, 'utf8')), file).toEqual([]);
     expect(await readFile(space.path('reports', 'pact-verifier-output.txt'), 'utf8')).toContain('[REDACTED]');
+  });
+});
+
+describe('the verify command with a secret holding a non-ASCII character', () => {
+  it('refused by the target, it exits 2 and writes the secret in no form anywhere', async () => {
+    const space = await workspace();
+    const api = await sampleTarget();
+    const secret = 'Pä"s\\%wörd-7c1d-distinctive';
+    try {
+      await writeFixturePacts(space.path('pacts'));
+      const result = await runCli(
+        verifyArgs({
+          baseUrl: api.url,
+          mode: 'sample',
+          pact: space.path('pacts'),
+          reports: space.path('reports'),
+        }),
+        { cwd: space.dir, env: cliEnv({ PRINT_API_USER_ID: 'demo-user', PRINT_API_SECRET: secret }) },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/refused the main credentials/);
+      const forms = secretForms(secret, ['demo-user']);
+      expect(forms.length).toBeGreaterThan(4);
+      for (const text of [result.stdout, result.stderr])
+        expect(forms.filter((form) => text.includes(form))).toEqual([]);
+    } finally {
+      await api.close();
+      await space.remove();
+    }
   });
 });

@@ -50,6 +50,12 @@ type FixtureResult =
   | { readonly ok: true; readonly values: StateValues; readonly how: string; readonly ms: number }
   | { readonly ok: false; readonly verdict: ArrangeVerdict; readonly reason: string; readonly ms: number };
 
+const VERDICT_WORDS: Readonly<Record<ArrangeVerdict, string>> = {
+  failed: 'FAILED',
+  'not-verifiable': 'not verifiable here',
+  'target-unavailable': 'target unavailable',
+};
+
 const clip = (text: string) => (text.length > 240 ? `${text.slice(0, 239)}…` : text);
 
 /**
@@ -211,6 +217,6 @@ function stateLine(fixture: FixtureRequest, result: FixtureResult, users: number
   const shared = users > 1 ? ` (for ${users} interactions)` : '';
   const outcome = result.ok
     ? `ready: ${result.how}`
-    : `${result.verdict === 'target-unavailable' ? 'target unavailable' : 'not verifiable here'}: ${clip(result.reason)}`;
+    : `${VERDICT_WORDS[result.verdict]}: ${clip(result.reason)}`;
   return `  state ${fixture.version} "${fixture.label}"${shared} → ${outcome} (${result.ms} ms)`;
 }

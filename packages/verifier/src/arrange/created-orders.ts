@@ -4,6 +4,7 @@ import {
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
   isRequestValidationError,
+  isResponseValidationError,
   isTransportError,
   type OrderDetail,
   type OrdersClient,
@@ -234,11 +235,20 @@ export class CreatedOrders {
   }
 }
 
-/** A failure of the target itself (no answer, 429, 503 after retries, 5xx) while arranging. */
+/**
+ * An error met while arranging, as a verdict: no answer, or a 429 or 5xx after the client's
+ * retries, is the target being unavailable; an answer that breaks the client's schema broke
+ * the contract; anything else (a refusal) leaves the state out of reach here.
+ */
 export function unavailable(error: unknown): ArrangeError {
+  if (error instanceof ArrangeError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (isHttpError(error) && error.status < 500 && error.status !== 429) {
-    return new ArrangeError('not-verifiable', message, { cause: error });
+  if (isResponseValidationError(error)) {
+    return new ArrangeError('failed', `the target's answer breaks the contract: ${message}`, {
+      cause: error,
+    });
   }
-  return new ArrangeError('target-unavailable', message, { cause: error });
+  const down =
+    isTransportError(error) || (isHttpError(error) && (error.status >= 500 || error.status === 429));
+  return new ArrangeError(down ? 'target-unavailable' : 'not-verifiable', message, { cause: error });
 }

@@ -36,6 +36,7 @@ const OPTIONS = {
   'creation-timeout': { type: 'string' },
   'poll-interval': { type: 'string' },
   'order-fixture': { type: 'string' },
+  retries: { type: 'string' },
   'broker-url': { type: 'string' },
   'consumer-version-selector': { type: 'string', multiple: true },
   'provider-version': { type: 'string' },
@@ -127,6 +128,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
       values['poll-interval'],
       target.kind === 'embedded' ? 50 : 1_000,
     ),
+    retries: count('--retries', values.retries, 4, 10),
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
   };
   checkWritable(reportDir, ledgerPath);
@@ -141,6 +143,14 @@ function milliseconds(flag: string, value: string | undefined, fallback: number,
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > 86_400_000) {
     throw new UsageError(`${flag} must be a whole number of milliseconds (${min} or more), got "${value}"`);
+  }
+  return Number(value);
+}
+
+function count(flag: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > max) {
+    throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${value.slice(0, 20)}"`);
   }
   return Number(value);
 }

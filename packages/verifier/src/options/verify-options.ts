@@ -55,6 +55,8 @@ export interface VerifyOptions {
   /** The one bound on waiting for an order's asynchronous creation, in every phase of a run. */
   readonly creationTimeoutMs: number;
   readonly pollIntervalMs: number;
+  /** How many more times a request is sent to a target that says it is busy (429, 503) or took no connection. */
+  readonly retries: number;
   readonly orderBodies: OrderBodies;
 }
 

@@ -10,7 +10,7 @@ import type { Verdict } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
 import { type PactVerdict, pactResultSchema, verdictsFrom } from './pact-results.js';
 import type { PactRunner } from './pact-runner.js';
-import { Availability, type Exchange, FORWARD_RETRY } from './proxy/forwarder.js';
+import { Availability, type Exchange, type ForwardRetry } from './proxy/forwarder.js';
 import { startProxy } from './proxy/proxy.js';
 import { type SequenceItem, StateSequence } from './proxy/state-sequence.js';
 
@@ -42,6 +42,8 @@ export interface ReplayOptions {
   readonly ledger: Ledger;
   readonly secrets: readonly string[];
   readonly timeoutMs: number;
+  /** How the proxy rides out a busy target. */
+  readonly retry: ForwardRetry;
   /** Order ids the arrange stage proved do not exist: requests may address them in live mode. */
   readonly missing: ReadonlySet<string>;
   /** Where the pact files Pact replays are written. */
@@ -139,7 +141,7 @@ async function replayPact(
       timeoutMs: options.timeoutMs,
       ledger: options.ledger,
       secrets: options.secrets,
-      retry: FORWARD_RETRY,
+      retry: options.retry,
       availability,
       version: pact.version,
     },
@@ -166,7 +168,7 @@ async function replayPact(
       basePath: '/',
       stateUrl: proxy.stateUrl,
       // Longer than the proxy's retries, so the proxy explains a slow target first.
-      timeoutMs: (options.timeoutMs + FORWARD_RETRY.maxDelayMs) * (FORWARD_RETRY.attempts + 1),
+      timeoutMs: (options.timeoutMs + options.retry.maxDelayMs) * (options.retry.attempts + 1),
       ...source,
       ...(publish && broker
         ? {

@@ -1,5 +1,6 @@
 import {
   type ApiVersion,
+  bodyText,
   isHttpError,
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
@@ -28,6 +29,7 @@ export interface SettleOutcome {
 }
 
 const REASON = 'Cleanup by the contract verifier';
+const CREATION_FAILED = /fail/i;
 const CONCURRENCY = 8;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -92,6 +94,11 @@ async function settleOne(
   } catch (error) {
     if (!isHttpError(error)) throw error;
     if (error.status !== 404) return refused(entry, uuid, client, error.message, context);
+    // The docs: a 404 "with an error message that the order creation has failed".
+    if (CREATION_FAILED.test(bodyText(error.body))) {
+      ledger.close(entry.key, 'creation-failed', error.vendorMessage);
+      return undefined;
+    }
   }
   return waitThenCancel(entry, uuid, client, context);
 }

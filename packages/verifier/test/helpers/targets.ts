@@ -56,6 +56,84 @@ export async function fixedTarget(status: number, body: (req: IncomingMessage) =
   return { url: `http://127.0.0.1:${port}/api`, close: () => close(server) };
 }
 
+/** One request a front saw. */
+export interface Seen {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** What a front may do with a request instead of forwarding it: answer it itself. */
+export type FrontAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | undefined;
+
+/**
+ * An HTTP front on loopback for a target (the sample API): it records every request, and
+ * either answers it itself (`answer`) or forwards it, adding `headers(req)` to the answer.
+ * A stand-in for a vendor that misbehaves in one way, over a simulator that behaves.
+ */
+export async function front(
+  origin: string,
+  hooks: {
+    answer?: (seen: Seen) => FrontAnswer;
+    headers?: (seen: Seen) => Record<string, string>;
+    /** Hold the target's answer back this long before passing it on (the request was processed). */
+    holdMs?: (seen: Seen) => number;
+  } = {},
+) {
+  const requests: Seen[] = [];
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      const seen: Seen = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: body.toString('utf8'),
+      };
+      requests.push(seen);
+      const own = hooks.answer?.(seen);
+      if (own) {
+        const text = own.body === undefined ? '' : JSON.stringify(own.body);
+        res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
+        res.end(text);
+        return;
+      }
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers.connection;
+      try {
+        const answer = await request(`${origin}${req.url}`, {
+          method: (req.method ?? 'GET') as 'GET',
+          headers,
+          body: body.length > 0 ? body : undefined,
+        });
+        const text = await answer.body.text();
+        const hold = hooks.holdMs?.(seen) ?? 0;
+        if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+        if (res.destroyed) return;
+        res.writeHead(answer.statusCode, {
+          'content-type': String(answer.headers['content-type'] ?? 'application/json'),
+          ...(answer.headers['retry-after'] ? { 'retry-after': String(answer.headers['retry-after']) } : {}),
+          ...hooks.headers?.(seen),
+        });
+        res.end(text);
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}/api`,
+    requests,
+    /** Stops taking connections: the target is gone. */
+    close: () => close(server),
+  };
+}
+
 /** What an HTTPS front forwarded: method, path and body of each request. */
 export interface Forwarded {
   readonly method: string;

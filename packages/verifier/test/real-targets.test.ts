@@ -1,0 +1,234 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  DEMO_CREDENTIALS,
+  type SampleApi,
+  startDocsStandIn,
+  startSampleApi,
+} from '@print-contracts/sample-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
+import { writeFixturePacts } from './helpers/fixture-pact.js';
+import { captureIo } from './helpers/io.js';
+import { credentialEnv, front, type Seen, verifyArgs } from './helpers/targets.js';
+import { workspace } from './helpers/workspace.js';
+
+/** The committed contracts: what the nightly job replays against the vendor. */
+const CONTRACTS = fileURLToPath(new URL('../../../contracts', import.meta.url));
+
+const UUID = /^\/api\/orders\/([0-9a-f-]{36})$/;
+
+/** The version an API request asks for (the vendor answers v1 without the header); none for the control surface. */
+const versionOf = (seen: Seen) =>
+  !seen.path.startsWith('/api/')
+    ? undefined
+    : String(seen.headers.accept ?? '').endsWith('.v2')
+      ? 'v2'
+      : 'v1';
+
+describe('the verifier against third-party targets', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+
+  beforeAll(async () => {
+    space = await workspace();
+    await writeFixturePacts(space.path('fixture-pacts'));
+  });
+  afterAll(() => space.remove());
+
+  /** One run against `baseUrl` in sample mode, read back from its JSON report. */
+  const verify = async (
+    name: string,
+    baseUrl: string,
+    pact: string,
+    extra: readonly string[] = [],
+    env = credentialEnv({ credentials: DEMO_CREDENTIALS } as SampleApi),
+  ) => {
+    const output = captureIo({ cwd: space.dir, env });
+    const reports = space.path(name);
+    const code = await runVerify(verifyArgs({ baseUrl, mode: 'sample', pact, reports, extra }), output.io);
+    const report = JSON.parse(readFileSync(`${reports}/${REPORT_FILES.json}`, 'utf8')) as RunReport;
+    const verdict = (version: string, description: string) =>
+      report.interactions.find((item) => item.version === version && item.description === description);
+    return { code, report, verdict, stdout: output.stdout(), stderr: output.stderr() };
+  };
+
+  describe('a sample-data set whose created orders never become readable, but which lists sample orders', () => {
+    let api: SampleApi;
+    let counted: Awaited<ReturnType<typeof front>>;
+    let run: Awaited<ReturnType<typeof verify>>;
+
+    beforeAll(async () => {
+      api = await startSampleApi({ processingDelayMs: 3_600_000 });
+      counted = await front(api.origin);
+      run = await verify('never-readable', counted.url, CONTRACTS, [
+        '--creation-timeout',
+        '2000',
+        '--poll-interval',
+        '200',
+      ]);
+    });
+    afterAll(async () => {
+      await counted.close();
+      await api.close();
+    });
+
+    it('verifies every read-only interaction on orders the target lists, and exits 0', () => {
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      for (const version of ['v1', 'v2']) {
+        for (const description of [
+          'a request for an order by its numeric id',
+          'a request for an order by its uuid',
+          'a request for an order with a shipped line',
+          'a request for an order with a customer discount',
+          'a request for the orders with status cancelled',
+          'a request for an order of another credential set',
+        ]) {
+          expect(run.verdict(version, description)).toMatchObject({
+            verdict: 'verified',
+            arranged: [expect.stringMatching(/listed order/)],
+          });
+        }
+      }
+    });
+
+    it('reports what needs an order of its own as not verifiable here, saying why', () => {
+      expect(run.verdict('v2', 'a request to cancel an order with a reason')).toMatchObject({
+        verdict: 'not-verifiable',
+        reason: expect.stringMatching(
+          /was not readable after \d+ s .*a sample-data credential set may never make its orders readable/,
+        ),
+      });
+      expect(run.report.totals.failed).toBe(0);
+    });
+
+    it('waits for each order once, within its bound, in arranging and teardown together', () => {
+      const polls = new Map<string, number>();
+      for (const seen of counted.requests) {
+        const uuid = seen.method === 'GET' ? UUID.exec(seen.path)?.[1] : undefined;
+        if (uuid) polls.set(uuid, (polls.get(uuid) ?? 0) + 1);
+      }
+      expect(polls.size).toBeGreaterThan(0);
+      // One wait of 2 s polls at most about 14 times (25, 50, 100 ms, then every 200 ms); a second wait would double it.
+      for (const count of polls.values()) expect(count).toBeLessThan(20);
+      expect(run.report.teardown.open).toBe(0);
+    });
+  });
+
+  it('fails no interaction against a stand-in that answers only what the vendor documents, and says why for the rest', async () => {
+    const standIn = await startDocsStandIn();
+    try {
+      const run = await verify('docs', standIn.url, CONTRACTS, [
+        '--creation-timeout',
+        '3000',
+        '--poll-interval',
+        '200',
+      ]);
+      expect(run.code).toBe(0);
+      expect(run.report.totals.failed).toBe(0);
+      expect(run.report.totals.verified).toBeGreaterThan(run.report.totals.notVerifiable);
+      for (const item of run.report.interactions.filter((entry) => entry.verdict !== 'verified')) {
+        expect(item.reason, item.description).toMatch(/\S/);
+      }
+      expect(run.verdict('v2', 'a request for an order with a shipped line')?.verdict).toBe('verified');
+      expect(run.verdict('v2', 'a request for an order with an unknown id')?.reason).toMatch(
+        /exists on this target/,
+      );
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  it('rides out a target that answers a share of requests 429 with Retry-After or 503: the run is green', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    api.setFaults([
+      { status: 429, retryAfterSeconds: 0, rate: 0.15, seed: 7 },
+      { status: 503, retryAfterSeconds: 0, rate: 0.1, seed: 11 },
+    ]);
+    try {
+      const run = await verify('busy', api.url, space.path('fixture-pacts'), ['--control', '--retries', '8']);
+      expect(run.report.totals).toMatchObject({ failed: 0, notVerifiable: 0, targetUnavailable: 0 });
+      expect(run.code).toBe(0);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('reports a target that stops answering mid-run as unavailable, with exit 3, never as a broken contract', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    let gone = false;
+    const counted = await front(api.origin, {
+      // The first replayed request (the list without a query: arranging always pages) ends it.
+      answer: (seen) => {
+        if (seen.method === 'GET' && seen.path === '/api/orders') gone = true;
+        return gone ? { status: 503 } : undefined;
+      },
+    });
+    try {
+      const run = await verify('gone', counted.url, space.path('fixture-pacts'), [
+        '--control',
+        '--retries',
+        '1',
+      ]);
+      expect(run.report.totals.failed).toBe(0);
+      expect(run.report.totals.targetUnavailable).toBeGreaterThan(0);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toContain('Target unavailable (not a broken contract):');
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
+  it('says once that a target no longer serves v1, keeps v2 green, and exits 1', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    const counted = await front(api.origin, {
+      answer: (seen) =>
+        versionOf(seen) === 'v1' ? { status: 406, body: { message: 'v1 was shut down' } } : undefined,
+    });
+    try {
+      const run = await verify('no-v1', counted.url, space.path('fixture-pacts'), ['--control']);
+      expect(run.report.findings).toEqual([
+        expect.objectContaining({
+          version: 'v1',
+          kind: 'retired',
+          status: 406,
+          text: expect.stringMatching(/^v1 is no longer served here/),
+        }),
+      ]);
+      expect(run.report.byVersion.v2).toMatchObject({ failed: 0, notVerifiable: 0 });
+      expect(run.stdout.match(/Finding: v1 is no longer served/g)).toHaveLength(1);
+      expect(run.code).toBe(1);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
+  it('warns of Deprecation and Sunset headers with their dates, and still exits 0', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    const counted = await front(api.origin, {
+      headers: (seen): Record<string, string> =>
+        versionOf(seen) === 'v1'
+          ? { deprecation: '@1585699200', sunset: 'Fri, 11 Sep 2020 00:00:00 GMT' }
+          : {},
+    });
+    try {
+      const run = await verify('deprecated', counted.url, space.path('fixture-pacts'), ['--control']);
+      expect(run.report.warnings).toEqual([
+        'v1 is deprecated (Deprecation: @1585699200, 2020-04-01)',
+        'v1 will be shut down (Sunset: Fri, 11 Sep 2020 00:00:00 GMT, 2020-09-11)',
+      ]);
+      expect(run.stdout).toContain(
+        'Warning: v1 will be shut down (Sunset: Fri, 11 Sep 2020 00:00:00 GMT, 2020-09-11)',
+      );
+      expect(readFileSync(space.path('deprecated', REPORT_FILES.markdown), 'utf8')).toContain(
+        '- Warning: v1 is deprecated',
+      );
+      expect(run.code).toBe(0);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+});

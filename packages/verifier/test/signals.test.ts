@@ -1,0 +1,130 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SampleApi } from '@print-contracts/sample-api';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runCli, spawnCli } from './helpers/cli.js';
+import { writeFixturePacts } from './helpers/fixture-pact.js';
+import { ordersOf } from './helpers/orders.js';
+import { credentialEnv, front, sampleTarget, verifyArgs } from './helpers/targets.js';
+import { workspace } from './helpers/workspace.js';
+
+/** Long enough that a signal lands while the run still waits for its orders to be created. */
+const PROCESSING_DELAY_MS = 1_500;
+
+const events = (ledger: string, event: string) =>
+  readFileSync(ledger, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(`"event":"${event}"`)).length;
+
+describe('the verify command stopped mid-run', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let api: SampleApi;
+
+  beforeAll(async () => {
+    space = await workspace();
+    await writeFixturePacts(space.path('pacts'));
+  });
+  afterEach(() => api?.close());
+  afterAll(() => space.remove());
+
+  const start = async (
+    reports: string,
+    extra: readonly string[] = [],
+    baseUrl?: (api: SampleApi) => Promise<string>,
+  ) => {
+    api = await sampleTarget({ processingDelayMs: PROCESSING_DELAY_MS });
+    const args = verifyArgs({
+      baseUrl: baseUrl ? await baseUrl(api) : api.url,
+      mode: 'sample',
+      control: true,
+      pact: space.path('pacts'),
+      reports,
+      extra: ['--creation-timeout', '20000', ...extra],
+    });
+    const run = spawnCli(args, { cwd: space.dir, env: cliEnv(credentialEnv(api)) });
+    await run.waitFor('Plan:');
+    return run;
+  };
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'on %s tears down every order it created, empties the ledger, writes the reports and exits %i',
+    async (signal, status) => {
+      const reports = space.path(signal);
+      const run = await start(reports);
+      // Let the create requests land: the orders now exist and are being processed.
+      await sleep(300);
+      run.child.kill(signal);
+      const { code } = await run.done;
+
+      expect(code).toBe(status);
+      expect(run.stderr()).toContain(`${signal}: stopping; tearing down`);
+      const orders = await ordersOf(api);
+      expect(orders.length).toBeGreaterThan(0);
+      expect(orders.filter((order) => order.status !== 'cancelled')).toEqual([]);
+      expect(existsSync(`${reports}/verify-ledger.jsonl`)).toBe(false);
+      const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8'));
+      expect(report).toMatchObject({ stoppedBy: signal, exitCode: status, teardown: { open: 0 } });
+    },
+  );
+
+  it('killed with SIGKILL while creates are in flight leaves a ledger that --cleanup finishes, by the run reference where no uuid came back', async () => {
+    const reports = space.path('killed');
+    // Creates are processed at once, but their answers are held back: the kill lands in between.
+    let holding = true;
+    let held: Awaited<ReturnType<typeof front>> | undefined;
+    const run = await start(reports, ['--creation-timeout', '3000'], async (target) => {
+      held = await front(target.origin, {
+        holdMs: (seen) => (holding && seen.method === 'POST' && seen.path.endsWith('/orders') ? 5_000 : 0),
+      });
+      return held.url;
+    });
+    await sleep(500);
+    run.child.kill('SIGKILL');
+    await run.done;
+    holding = false;
+    const ledger = `${reports}/verify-ledger.jsonl`;
+    expect(events(ledger, 'creating')).toBeGreaterThan(events(ledger, 'created'));
+
+    const cleanup = await runCli(['--cleanup', '--report-dir', reports, '--poll-interval', '100'], {
+      cwd: space.dir,
+      env: cliEnv(credentialEnv(api)),
+    });
+    await held?.close();
+    expect(cleanup.stderr).toBe('');
+    expect(cleanup.stdout).toContain('looking for orders with reference "contract verify ');
+    expect(cleanup.stdout).toContain('the ledger is empty and removed');
+    expect(cleanup.code).toBe(0);
+    expect(existsSync(ledger)).toBe(false);
+    const orders = await ordersOf(api);
+    expect(orders.length).toBeGreaterThan(0);
+    expect(orders.filter((order) => order.status !== 'cancelled')).toEqual([]);
+  });
+
+  it('--cleanup exits 1 and keeps the ledger while it cannot prove what a killed run left', async () => {
+    const reports = space.path('unsure');
+    let held: Awaited<ReturnType<typeof front>> | undefined;
+    const run = await start(reports, ['--creation-timeout', '2000'], async (target) => {
+      held = await front(target.origin, {
+        holdMs: (seen) => (seen.method === 'POST' && seen.path.endsWith('/orders') ? 5_000 : 0),
+      });
+      return held.url;
+    });
+    await sleep(500);
+    run.child.kill('SIGKILL');
+    await run.done;
+    await held?.close();
+    // The list cannot be read: the orders without a uuid cannot be looked for.
+    api.setFaults([{ operation: 'listOrders', status: 503 }]);
+    const cleanup = await runCli(['--cleanup', '--report-dir', reports, '--poll-interval', '100'], {
+      cwd: space.dir,
+      env: cliEnv(credentialEnv(api)),
+    });
+    api.setFaults([]);
+    expect(cleanup.code).toBe(1);
+    expect(cleanup.stdout).toMatch(/still open/);
+    expect(existsSync(`${reports}/verify-ledger.jsonl`)).toBe(true);
+  });
+});
