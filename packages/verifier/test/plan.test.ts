@@ -28,7 +28,10 @@ describe('the plan', () => {
       kind: 'listed',
       want: { kind: 'any' },
     });
-    expect(fixture('a request to cancel an order')?.spec).toMatchObject({ kind: 'created', then: 'nothing' });
+    expect(fixture('a request to cancel an order')?.spec).toMatchObject({
+      kind: 'created',
+      after: 'nothing',
+    });
     expect(fixture('a request to cancel an order')?.key).not.toBe(
       fixture('a request for an order by id')?.key,
     );

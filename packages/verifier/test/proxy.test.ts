@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
 import { Availability, type Exchange, FORWARD_RETRY } from '../src/replay/proxy/forwarder.js';
-import { PROXY_HEADER, type Proxy, startProxy } from '../src/replay/proxy/proxy.js';
+import { PROXY_HEADER, type ReplayProxy, startProxy } from '../src/replay/proxy/proxy.js';
 import { STATE_PATH } from '../src/replay/proxy/state-endpoint.js';
 import { StateSequence } from '../src/replay/proxy/state-sequence.js';
 import type { Target } from '../src/target/target.js';
@@ -70,7 +70,7 @@ describe('the replay proxy', () => {
   };
 
   /** Pact's two calls: the state setup, then the request. */
-  const replay = async (proxy: Proxy, path: string, body: unknown) => {
+  const replay = async (proxy: ReplayProxy, path: string, body: unknown) => {
     const base = `http://${proxy.host}:${proxy.port}`;
     const state = await request(`${base}${STATE_PATH}`, {
       method: 'POST',

@@ -60,7 +60,8 @@ export class CreatedOrders {
   async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ReadyOrder> {
     const { clients, ledger, signal } = this.#options;
     const client = clients.client(spec.credential, version);
-    const controlled = spec.then === 'in-production' || spec.then === 'shipped' || spec.then === 'completed';
+    const controlled =
+      spec.after === 'in-production' || spec.after === 'shipped' || spec.after === 'completed';
     if (controlled && !clients.target.controlOrigin) {
       throw new ArrangeError('not-verifiable', 'the target has no control surface');
     }
@@ -71,19 +72,19 @@ export class CreatedOrders {
     }
     let order = await this.#wait(client, key, uuid, bodyKey(version, spec.product));
     let how = `created test order ${order.id}`;
-    if (spec.then === 'cancel') {
+    if (spec.after === 'cancel') {
       await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal });
       ledger.close(key, 'cancelled');
       order = await client.getOrder(uuid, { signal });
       how += ', then cancelled it';
     } else if (controlled) {
       ledger.controlled(key);
-      await setControlState(clients.dispatcher, clients.target.controlOrigin as string, uuid, spec.then, {
+      await setControlState(clients.dispatcher, clients.target.controlOrigin as string, uuid, spec.after, {
         timeoutMs: this.#options.timeoutMs,
         signal,
       });
       order = await client.getOrder(uuid, { signal });
-      how += `, put ${spec.then} through the control surface`;
+      how += `, put ${spec.after} through the control surface`;
     }
     if (spec.expectStatus && order.status !== spec.expectStatus) {
       throw new ArrangeError(

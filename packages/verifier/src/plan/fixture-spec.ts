@@ -20,7 +20,7 @@ export interface CreatedSpec {
   /** `unknown`: a product no vendor sells, whose asynchronous creation fails (that is the state). */
   readonly product: 'fixture' | 'unknown';
   /** `in-production`, `shipped`, `completed`: through the control surface only. */
-  readonly then: AfterCreation;
+  readonly after: AfterCreation;
   /** The status the order must show once arranged, when the state promises one. */
   readonly expectStatus?: OrderStatus;
 }

@@ -24,11 +24,11 @@ export const NEEDS_CONTROL =
 export const NEEDS_OTHER_CREDENTIALS =
   'needs a second credential set (PRINT_API_OTHER_USER_ID and PRINT_API_OTHER_SECRET), and none is configured';
 
-const created = (then: CreatedSpec['then'] = 'nothing', extra: Partial<CreatedSpec> = {}): CreatedSpec => ({
+const created = (then: CreatedSpec['after'] = 'nothing', extra: Partial<CreatedSpec> = {}): CreatedSpec => ({
   kind: 'created',
   credential: 'main',
   product: 'fixture',
-  then,
+  after: then,
   ...extra,
 });
 

@@ -11,7 +11,7 @@ export const PROXY_HEADER = 'x-contract-verifier';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** The loopback proxy Pact's verifier talks to: its provider URL and its state-change URL. */
-export interface Proxy {
+export interface ReplayProxy {
   readonly host: string;
   readonly port: number;
   readonly stateUrl: string;
@@ -68,7 +68,7 @@ const parseJson = (body: Buffer): unknown => {
  * (bounded by its timeout), so a create the target accepted still brings its uuid to the
  * ledger, even when Pact was stopped.
  */
-export async function startProxy(options: ProxyOptions): Promise<Proxy> {
+export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
   const { sequence } = options;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
