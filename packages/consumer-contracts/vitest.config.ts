@@ -15,9 +15,9 @@ process.env[PACT_DIR_VARIABLE] ??= mkdtempSync(join(tmpdir(), 'print-contracts-p
 const pactDir = process.env[PACT_DIR_VARIABLE];
 
 /**
- * Two groups, in order: the interactions (one file per operation) write the pacts; then the
+ * Three groups, in order: the interactions (one file per operation) write the pacts; then the
  * contract checks compare them with the committed `contracts/` (or write them there with
- * `--update`) and look for credentials, while the stub server serves the committed ones.
+ * `--update`) and look for credentials; then the stub serves the committed ones.
  */
 export default defineConfig({
   ...sharedTestConfig,
@@ -37,9 +37,9 @@ export default defineConfig({
         test: { name: 'contracts', include: ['test/contracts/**/*.test.ts'], sequence: { groupOrder: 1 } },
       },
       {
-        // Serves the committed contracts, so it needs none of the pacts this run writes.
+        // Serves the committed contracts, so it runs after the contract checks may have rewritten them.
         extends: true,
-        test: { name: 'stub', include: ['test/stub/**/*.test.ts'], sequence: { groupOrder: 1 } },
+        test: { name: 'stub', include: ['test/stub/**/*.test.ts'], sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -74,9 +74,22 @@ export {
   injectedOrderPath,
   orderPath,
 } from './request-paths.js';
-export { runStubCli, STUB_USAGE, type StubCliIo } from './stub/run-stub-cli.js';
+export { runStubCli, STUB_EXIT, STUB_USAGE, type StubCliIo } from './stub/run-stub-cli.js';
 export {
+  INTERACTION_HEADER,
+  NO_INTERACTION_STATUS,
+  PROVIDER_HEADER,
   STUB_STATE_HEADER,
+} from './stub/stub-front.js';
+export {
+  defaultStates,
+  NO_STATE_SELECTOR,
+  renderStubTable,
+  type StubRoute,
+  stubRoutes,
+} from './stub/stub-guide.js';
+export {
+  type StubExit,
   type StubServer,
   type StubServerOptions,
   startStubServer,

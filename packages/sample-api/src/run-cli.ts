@@ -7,23 +7,30 @@ import {
 } from '@print-contracts/client';
 import { describeCatalogue } from './catalogue.js';
 import { CONTROL_BASE_PATH } from './control-surface.js';
-import { type CredentialSet, DEMO_CREDENTIALS } from './credentials.js';
-import { isSampleApiConfigurationError } from './errors/configuration-error.js';
+import {
+  CREDENTIALS_ENV,
+  type CredentialSet,
+  credentialsFromEnv,
+  DEMO_CREDENTIALS,
+  parseCredentialSet,
+} from './credentials.js';
+import { isSampleApiConfigurationError, SampleApiConfigurationError } from './errors/configuration-error.js';
 import { DEFAULT_HOST, DEFAULT_PROCESSING_DELAY_MS } from './options.js';
 import { startSampleApi } from './server.js';
+import { type StopSources, untilStopped } from './until-stopped.js';
 
-type Signal = 'SIGINT' | 'SIGTERM';
-
-/** Where the command writes and which signals stop it; tests pass their own. */
+/** Where the command writes, what it reads and what stops it; tests pass their own. */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
-  /** Emits SIGINT and SIGTERM; default `process`. */
-  readonly signals?: {
-    once(event: Signal, listener: () => void): unknown;
-    off(event: Signal, listener: () => void): unknown;
-  };
+  /** Default `process.env`; only `PRINT_SAMPLE_API_CREDENTIALS` is read. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Signals and the parent process; default `process`. */
+  readonly stop?: StopSources;
 }
+
+/** Exit statuses of `print-sample-api` (`pnpm sample-api`). */
+export const SAMPLE_API_EXIT = { stopped: 0, listenFailed: 1, usage: 2 } as const;
 
 /** Help text of `print-sample-api` (and `pnpm sample-api`). */
 export const SAMPLE_API_USAGE = `Usage: print-sample-api [options]
@@ -34,15 +41,19 @@ Options:
   --port <n>                 Port to listen on (default 0: any free port)
   --host <address>           Interface to listen on (default ${DEFAULT_HOST})
   --credentials <id:secret>  Accept this credential set; repeat for more tenants
-                             (default: the public demo sets)
+                             (default: ${CREDENTIALS_ENV}, else the public demo sets)
   --processing-delay <ms>    Time before a created order is readable (default ${DEFAULT_PROCESSING_DELAY_MS}; 0 allowed)
   --control                  Enable the test control surface under ${CONTROL_BASE_PATH}
   -h, --help                 Show this help
 
-Exit status: 0 stopped cleanly, 1 could not listen, 2 bad options.
-`;
+Environment:
+  ${CREDENTIALS_ENV}="id:secret,id2:secret2"
+                             Credential sets, kept out of \`ps\`; --credentials wins over it.
+                             Given secrets are never printed.
 
-class UsageError extends Error {}
+It stops on SIGINT (Ctrl-C), SIGTERM or SIGHUP, and when the process that started it exits.
+Exit status: 0 stopped (by a signal, or its parent exited), 1 could not listen, 2 bad options.
+`;
 
 interface CliConfig {
   port: number;
@@ -55,34 +66,29 @@ interface CliConfig {
 function wholeNumber(flag: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) > max) {
-    throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${value.slice(0, 20)}"`);
+    throw new SampleApiConfigurationError(
+      `${flag} must be a whole number from 0 to ${max}, got "${value.slice(0, 20)}"`,
+    );
   }
   return Number(value);
 }
 
-function credentialSet(value: string): CredentialSet {
-  const colon = value.indexOf(':');
-  if (colon <= 0 || colon === value.length - 1) {
-    // The value is not echoed: it may hold a secret.
-    throw new UsageError('--credentials must look like id:secret (the value given is not shown)');
-  }
-  return { userId: value.slice(0, colon), secret: value.slice(colon + 1) };
-}
-
-function parse(argv: readonly string[]): CliConfig | 'help' {
+function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' {
   let values: ReturnType<typeof parseArgsStrict>['values'];
   try {
     values = parseArgsStrict(argv).values;
   } catch (error) {
     // parseArgs explains itself on the first line; the rest is advice about `--`.
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    throw new UsageError(reason.split('. To specify a positional')[0] ?? reason);
+    throw new SampleApiConfigurationError(reason.split('. To specify a positional')[0] ?? reason);
   }
   if (values.help) return 'help';
   return {
     port: wholeNumber('--port', values.port, 0, 65_535),
     host: values.host ?? DEFAULT_HOST,
-    credentials: values.credentials?.map(credentialSet),
+    credentials:
+      values.credentials?.map((value) => parseCredentialSet(value, '--credentials')) ??
+      credentialsFromEnv(env?.[CREDENTIALS_ENV]),
     processingDelayMs: wholeNumber(
       '--processing-delay',
       values['processing-delay'],
@@ -116,40 +122,57 @@ const isDemo = (set: CredentialSet) =>
 
 /**
  * The `print-sample-api` command: starts the simulator, prints its base URL and the
- * credentials it accepts, and runs until SIGINT or SIGTERM. Public demo secrets are printed
- * (they protect nothing); a secret given with `--credentials` never is. Resolves to the exit
- * status: 0 stopped cleanly, 1 could not listen, 2 bad options.
+ * credentials it accepts, and runs until SIGINT, SIGTERM or SIGHUP, or until the process that
+ * started it exits. Public demo secrets are printed (they protect nothing); a secret given
+ * with `--credentials` or `PRINT_SAMPLE_API_CREDENTIALS` never is. Resolves to the exit
+ * status: 0 stopped, 1 could not listen, 2 bad options.
  */
 export async function runSampleApiCli(argv: readonly string[], io: CliIo = process): Promise<number> {
-  const signals = io.signals ?? process;
   let config: CliConfig | 'help';
   try {
-    config = parse(argv);
+    config = parse(argv, io.env ?? process.env);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!isSampleApiConfigurationError(error)) throw error;
     io.stderr.write(`print-sample-api: ${error.message}\n\n${SAMPLE_API_USAGE}`);
-    return 2;
+    return SAMPLE_API_EXIT.usage;
   }
   if (config === 'help') {
     io.stdout.write(SAMPLE_API_USAGE);
-    return 0;
+    return SAMPLE_API_EXIT.stopped;
   }
 
-  let api: Awaited<ReturnType<typeof startSampleApi>>;
+  // Listening from the start: a signal while it starts stops it as soon as it is up.
+  const watch = untilStopped(io.stop);
   try {
-    api = await startSampleApi({ ...config, credentials: config.credentials ?? DEMO_CREDENTIALS });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    io.stderr.write(`print-sample-api: ${reason}\n`);
-    if (isSampleApiConfigurationError(error)) {
-      io.stderr.write(`\n${SAMPLE_API_USAGE}`);
-      return 2;
+    let api: Awaited<ReturnType<typeof startSampleApi>>;
+    try {
+      api = await startSampleApi({ ...config, credentials: config.credentials ?? DEMO_CREDENTIALS });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      io.stderr.write(`print-sample-api: ${reason}\n`);
+      if (isSampleApiConfigurationError(error)) {
+        io.stderr.write(`\n${SAMPLE_API_USAGE}`);
+        return SAMPLE_API_EXIT.usage;
+      }
+      return SAMPLE_API_EXIT.listenFailed;
     }
-    return 1;
+    io.stdout.write(`${banner(api, config).join('\n')}\n`);
+    const reason = await watch.stopped;
+    await api.close();
+    io.stdout.write(
+      reason === 'parent exited'
+        ? 'Stopped: the process that started it exited.\n'
+        : `Stopped on ${reason}.\n`,
+    );
+    return SAMPLE_API_EXIT.stopped;
+  } finally {
+    watch.dispose();
   }
+}
 
+function banner(api: Awaited<ReturnType<typeof startSampleApi>>, config: CliConfig): string[] {
   const versions = `${DEFAULT_VERSION_HEADER.name}: ${versionHeaderValue('v2')} (or ${versionHeaderValue('v1')}; none means v1)`;
-  const lines = [
+  return [
     `Print sample API listening on ${api.url}`,
     `Credential sets it accepts (send them as ${USER_ID_HEADER} and ${SECRET_HEADER} headers):`,
     ...api.credentials.map(
@@ -164,20 +187,4 @@ export async function runSampleApiCli(argv: readonly string[], io: CliIo = proce
       : 'Control surface: off (start with --control to enable it)',
     'Press Ctrl-C to stop.',
   ];
-  io.stdout.write(`${lines.join('\n')}\n`);
-
-  const received = await new Promise<Signal>((resolve) => {
-    const onInt = () => stop('SIGINT');
-    const onTerm = () => stop('SIGTERM');
-    const stop = (signal: Signal) => {
-      signals.off('SIGINT', onInt);
-      signals.off('SIGTERM', onTerm);
-      resolve(signal);
-    };
-    signals.once('SIGINT', onInt);
-    signals.once('SIGTERM', onTerm);
-  });
-  await api.close();
-  io.stdout.write(`Stopped on ${received}.\n`);
-  return 0;
 }

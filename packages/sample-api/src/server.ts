@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { OperationName } from '@print-contracts/client';
 import { createApiSurface } from './api-surface.js';
 import { Authenticator } from './auth.js';
@@ -11,6 +12,7 @@ import { applyFault } from './faults/apply-fault.js';
 import { type FaultDecision, FaultInjector } from './faults/fault-injector.js';
 import { type FaultRule, parseFaultRules } from './faults/fault-rule.js';
 import { answerFor, errorAnswer, send } from './http/answer.js';
+import { refuseConnect, refuseExpectation, refuseUnparsable } from './http/protocol-refusals.js';
 import { splitTarget } from './http/request-target.js';
 import { resolveOptions, type SampleApiOptions } from './options.js';
 import { API_BASE_PATH, route } from './router.js';
@@ -38,27 +40,6 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::' || host === '[::]') return '[::1]';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-/** A JSON answer written straight to the socket, for requests node:http could not parse. */
-function refuseUnparsable(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status =
-    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message =
-    status === 431
-      ? 'Request headers too large'
-      : status === 408
-        ? 'Request timed out before it was complete'
-        : `Malformed HTTP request (${error.code ?? 'unparsable'})`;
-  const body = JSON.stringify({ message });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
 }
 
 /**
@@ -135,7 +116,17 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   };
 
   const server = createServer(onRequest);
+  // Requests below the router still get the vendor's JSON shape (an Upgrade request, without
+  // an 'upgrade' listener, is routed like any other). A CONNECT socket leaves node:http's care,
+  // so close() ends the ones still open itself.
+  const tunnels = new Set<Duplex>();
   server.on('clientError', refuseUnparsable);
+  server.on('checkExpectation', refuseExpectation);
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    tunnels.add(socket);
+    socket.once('close', () => tunnels.delete(socket));
+    refuseConnect(req, socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -160,6 +151,7 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
         timers.clear();
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of tunnels) socket.destroy();
       });
       return closing;
     },

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS, runSampleApiCli, startSampleApi } from '../src/index.js';
+import { CREDENTIALS_ENV, DEMO_CREDENTIALS, runSampleApiCli, startSampleApi } from '../src/index.js';
 import { apiHeaders } from './helpers/sample-api.js';
 
 const run = promisify(execFile);
@@ -15,16 +15,21 @@ const require = createRequire(import.meta.url);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const clientDir = fileURLToPath(new URL('../../client', import.meta.url));
 
-/** Captures what the command writes, and lets a test send it signals. */
-function fakeIo() {
+/** Captures what the command writes, and lets a test send it signals or take its parent away. */
+function fakeIo(env: Record<string, string> = {}) {
   const out = { stdout: '', stderr: '' };
   const signals = new EventEmitter();
+  let parent = 4242;
   const io = {
     stdout: { write: (text: string) => (out.stdout += text) },
     stderr: { write: (text: string) => (out.stderr += text) },
-    signals,
+    env,
+    stop: { signals, parentPid: () => parent, pollMs: 10 },
   };
-  return { io, out, signals };
+  const leaveParent = () => {
+    parent = 1;
+  };
+  return { io, out, signals, leaveParent };
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -87,9 +92,9 @@ describe('runSampleApiCli refuses bad input', () => {
   });
 });
 
-describe('runSampleApiCli serves until a signal', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)(
-    'prints the URL and the demo credentials, serves, and stops on %s',
+describe('runSampleApiCli serves until it is stopped', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    'prints the URL and the demo credentials, serves, and stops with 0 on %s',
     async (signal) => {
       const { io, out, signals } = fakeIo();
       const exit = runSampleApiCli(['--processing-delay', '0', '--control'], io);
@@ -101,11 +106,24 @@ describe('runSampleApiCli serves until a signal', () => {
       const answer = await fetch(`${url}/orders`, { headers: apiHeaders() });
       expect(answer.status).toBe(200);
       signals.emit(signal);
+      signals.emit(signal); // pnpm forwards the signal the process group got: it comes twice
       expect(await exit).toBe(0);
       expect(out.stdout).toContain(`Stopped on ${signal}`);
+      expect(signals.listenerCount(signal)).toBe(0);
       await expect(fetch(`${url}/orders`, { headers: apiHeaders() })).rejects.toThrow();
     },
   );
+
+  it('stops with 0 when the process that started it goes', async () => {
+    const { io, out, leaveParent } = fakeIo();
+    const exit = runSampleApiCli([], io);
+    await until(() => out.stdout.includes('Press Ctrl-C'), 'the banner');
+    const url = listeningUrl(out.stdout);
+    leaveParent();
+    expect(await exit).toBe(0);
+    expect(out.stdout).toContain('Stopped: the process that started it exited.');
+    await expect(fetch(`${url}/orders`, { headers: apiHeaders() })).rejects.toThrow();
+  });
 
   it('accepts the given credential sets and never prints their secrets', async () => {
     const { io, out, signals } = fakeIo();
@@ -125,6 +143,48 @@ describe('runSampleApiCli serves until a signal', () => {
     expect([ok.status, demo.status]).toEqual([200, 401]);
     signals.emit('SIGTERM');
     expect(await exit).toBe(0);
+  });
+
+  it(`takes credential sets from ${CREDENTIALS_ENV}, commas or newlines between them`, async () => {
+    const { io, out, signals } = fakeIo({
+      [CREDENTIALS_ENV]: 'team-a:alpha-env, team-b:beta:env\nteam-c:gamma',
+    });
+    const exit = runSampleApiCli([], io);
+    await until(() => out.stdout.includes('Press Ctrl-C'), 'the banner');
+    const url = listeningUrl(out.stdout) as string;
+    for (const secret of ['alpha-env', 'beta:env', 'gamma']) expect(out.stdout).not.toContain(secret);
+    const statuses = await Promise.all(
+      [
+        { userId: 'team-a', secret: 'alpha-env' },
+        { userId: 'team-b', secret: 'beta:env' },
+        { userId: 'team-c', secret: 'gamma' },
+        DEMO_CREDENTIALS[0] as { userId: string; secret: string },
+      ].map(async (set) => (await fetch(`${url}/orders`, { headers: apiHeaders(set) })).status),
+    );
+    expect(statuses).toEqual([200, 200, 200, 401]);
+    signals.emit('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
+  it(`prefers --credentials over ${CREDENTIALS_ENV}`, async () => {
+    const { io, out, signals } = fakeIo({ [CREDENTIALS_ENV]: 'team-env:from-env' });
+    const exit = runSampleApiCli(['--credentials', 'team-flag:from-flag'], io);
+    await until(() => out.stdout.includes('Press Ctrl-C'), 'the banner');
+    expect(out.stdout).toContain('team-flag /');
+    expect(out.stdout).not.toContain('team-env');
+    signals.emit('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
+  it.each([
+    { value: 'no-colon-secret', reason: `${CREDENTIALS_ENV} entry 1 must look like id:secret` },
+    { value: 'a:b,also-no-colon-secret', reason: `${CREDENTIALS_ENV} entry 2 must look like id:secret` },
+    { value: 'same:one-secret,same:two-secret', reason: 'credentials name user "same" twice' },
+  ])('exits 2 for $value in the environment without echoing a secret', async ({ value, reason }) => {
+    const { io, out } = fakeIo({ [CREDENTIALS_ENV]: value });
+    expect(await runSampleApiCli([], io)).toBe(2);
+    expect(out.stderr.split('\n')[0]).toContain(reason);
+    expect(out.stderr).not.toContain('-secret');
   });
 });
 
@@ -174,9 +234,10 @@ describe('the built print-sample-api binary', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const start = (args: string[]) => {
+  const start = (args: string[], env: Record<string, string> = {}) => {
     const child = spawn(process.execPath, [join(root, 'bin', 'print-sample-api.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     });
     children.push(child);
     const out = { stdout: '', stderr: '' };
@@ -196,6 +257,23 @@ describe('the built print-sample-api binary', () => {
     expect(await exited).toBe(0);
     expect(out.stdout).toContain('Stopped on SIGTERM');
     expect(out.stderr).toBe('');
+  });
+
+  it(`takes secrets from ${CREDENTIALS_ENV}, so they show neither in ps nor in its output`, async () => {
+    const secret = 'env-only-secret-7351';
+    const { child, out, exited } = start([], { [CREDENTIALS_ENV]: `team-env:${secret}` });
+    await until(() => out.stdout.includes('Press Ctrl-C') || child.exitCode !== null, 'the banner');
+    const url = listeningUrl(out.stdout) as string;
+    const { stdout: args } = await run('ps', ['-o', 'args=', '-p', String(child.pid)]);
+    expect(args).toContain('print-sample-api');
+    expect(args).not.toContain(secret);
+    expect(out.stdout).not.toContain(secret);
+    const answer = await fetch(`${url}/orders?limit=1`, {
+      headers: apiHeaders({ userId: 'team-env', secret }),
+    });
+    expect(answer.status).toBe(200);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
   });
 
   it('exits 2 with a one-line reason for a bad flag', async () => {

@@ -144,4 +144,82 @@ describe('the sample API refuses bad HTTP with its own clear 4xx', () => {
     );
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
   });
+
+  it('answers an Expect header other than 100-continue with 417 JSON, and closes the connection', async () => {
+    const reply = await rawExchange(
+      portOf(t),
+      `POST /api/orders HTTP/1.1\r\nHost: x\r\nUser-ID: ${DEMO.userId}\r\nAPI-Secret: ${DEMO.secret}\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 417 /);
+    expect(reply).toMatch(/\r\ncontent-type: application\/json/i);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({
+      message: 'Expectation "foo" cannot be met: only 100-continue is supported',
+    });
+  });
+
+  it('answers Expect: 100-continue with 100 Continue and then the answer to the request', async () => {
+    const body = JSON.stringify(orderFor('v2'));
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(portOf(t), '127.0.0.1');
+      let received = '';
+      let sentBody = false;
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        if (!sentBody && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+          sentBody = true;
+          socket.write(body);
+        }
+      });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+      socket.write(
+        `POST /api/orders HTTP/1.1\r\nHost: x\r\nUser-ID: ${DEMO.userId}\r\nAPI-Secret: ${DEMO.secret}\r\nAccept: application/vnd.printdeal-api.v2\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+      );
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+    expect(JSON.parse(reply.slice(reply.lastIndexOf('\r\n\r\n') + 4))).toEqual({ uuid: expect.any(String) });
+  });
+
+  it('answers CONNECT with 405 JSON naming the methods it serves, and closes the connection', async () => {
+    const reply = await rawExchange(
+      portOf(t),
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 405 /);
+    expect(reply).toMatch(/\r\nallow: GET, POST, PUT, DELETE\r\n/i);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ message: expect.any(String) });
+  });
+
+  it('answers a request asking to upgrade the connection like any other, as JSON', async () => {
+    const reply = await rawExchange(
+      portOf(t),
+      `GET /api/orders?limit=1 HTTP/1.1\r\nHost: x\r\nUser-ID: ${DEMO.userId}\r\nAPI-Secret: ${DEMO.secret}\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual(
+      expect.objectContaining({ orders: expect.any(Array) }),
+    );
+  });
+});
+
+describe('the sample API closing', () => {
+  it('ends a CONNECT connection the client keeps open, so close() never waits on it', async () => {
+    const t = await startTestApi();
+    const socket = connect({ port: portOf(t), host: '127.0.0.1', allowHalfOpen: true });
+    socket.on('error', () => {});
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    for (let waited = 0; !received.includes('\r\n\r\n') && waited < 10_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    try {
+      expect(received).toMatch(/^HTTP\/1\.1 405 /);
+      await t.close();
+    } finally {
+      socket.destroy();
+    }
+  });
 });

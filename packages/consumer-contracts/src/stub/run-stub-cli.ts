@@ -1,38 +1,62 @@
-import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_VERSIONS, type ApiVersion, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
-import { isStubServerError } from '../errors/stub-server-error.js';
-import { STUB_STATE_HEADER, startStubServer } from './stub-server.js';
+import {
+  API_VERSIONS,
+  type ApiVersion,
+  DEFAULT_VERSION_HEADER,
+  SECRET_HEADER,
+  USER_ID_HEADER,
+  versionHeaderValue,
+} from '@print-contracts/client';
+import { CONTRACTS_DIR } from '../contracts-output.js';
+import { isStubServerError, StubServerError } from '../errors/stub-server-error.js';
+import { readPact } from '../pact-files.js';
+import { pactFileName } from '../participants.js';
+import { INTERACTION_HEADER, NO_INTERACTION_STATUS, STUB_STATE_HEADER } from './stub-front.js';
+import { renderStubTable, stubRoutes } from './stub-guide.js';
+import { type StubServer, startStubServer } from './stub-server.js';
+import { STOP_SIGNALS, type StopSources, untilStopped } from './until-stopped.js';
 
 /** Where the command writes and what stops it; tests pass their own. */
 export interface StubCliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
-  /** Resolves when the server should stop; default: SIGINT or SIGTERM. */
-  readonly stopped?: Promise<unknown>;
+  /** Signals and the parent process; default `process`. */
+  readonly stop?: StopSources;
 }
+
+/** Exit statuses of `print-contracts-stub` (`pnpm stub`). */
+export const STUB_EXIT = { stopped: 0, failed: 1, usage: 2 } as const;
 
 export const STUB_USAGE = `Usage: print-contracts-stub [options]
 
-Serves the contracts with the official Pact stub server (from @pact-foundation/pact-cli) until
-Ctrl-C: a fake vendor that answers exactly what the contracts promise.
+Serves the contracts with the official Pact stub server (from @pact-foundation/pact-cli), behind a
+loopback front, until stopped: a fake vendor that answers exactly what the contracts promise.
+
+Send ${USER_ID_HEADER} and ${SECRET_HEADER} (any values) and ${DEFAULT_VERSION_HEADER.name}: ${versionHeaderValue('v2')} (or v1), as
+the contracts do. Without ${STUB_STATE_HEADER} a request gets the happy path; to get another answer
+(unknown order, order in production, wrong secret, …) name a provider state in ${STUB_STATE_HEADER}
+(\`^$\` for the interactions without one). --table lists every interaction and how to reach it.
+Each answer names its interaction in ${INTERACTION_HEADER}; a request no interaction fits gets ${NO_INTERACTION_STATUS}.
 
 Options:
   --api-version <v1|v2>   Serve one version only (default: both)
-  --port <n>              Port to listen on (default 0: any free port)
+  --port <n>              Port to listen on, on 127.0.0.1 (default 0: any free port)
   --contracts-dir <dir>   Folder of the pact files (default: the committed contracts/)
+  --table                 Print the table of interactions (request + state → answer) and exit
   -h, --help              Show this help
 
-Exit status: 0 stopped cleanly, 1 the stub server failed, 2 bad options.
+It stops on SIGINT (Ctrl-C), SIGTERM or SIGHUP, and when the process that started it exits;
+the stub server process it starts never outlives it, even when this one is killed with SIGKILL.
+Exit status: 0 stopped, 1 the stub server failed or ended by itself, 2 bad options.
 `;
-
-const untilSignal = () => Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
 
 /** The `print-contracts-stub` command (`pnpm stub`); resolves to its exit status. */
 export async function runStubCli(argv: readonly string[], io: StubCliIo = process): Promise<number> {
   const fail = (reason: string) => {
     io.stderr.write(`print-contracts-stub: ${reason}\n\n${STUB_USAGE}`);
-    return 2;
+    return STUB_EXIT.usage;
   };
   let values: ReturnType<typeof parse>['values'];
   try {
@@ -42,7 +66,7 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
   }
   if (values.help) {
     io.stdout.write(STUB_USAGE);
-    return 0;
+    return STUB_EXIT.stopped;
   }
   const version = values['api-version'];
   if (version !== undefined && !API_VERSIONS.includes(version as ApiVersion)) {
@@ -51,27 +75,69 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
   const port = values.port ?? '0';
   if (!/^\d+$/.test(port) || Number(port) > 65_535)
     return fail(`--port must be 0 to 65535, got "${port.slice(0, 20)}"`);
+  const versions = version ? [version as ApiVersion] : API_VERSIONS;
+  const contractsDir = values['contracts-dir'] ?? CONTRACTS_DIR;
 
   try {
-    const stub = await startStubServer({
-      versions: version ? [version as ApiVersion] : API_VERSIONS,
-      port: Number(port),
-      ...(values['contracts-dir'] ? { contractsDir: values['contracts-dir'] } : {}),
-    });
-    io.stdout.write(
-      `Pact stub server for ${stub.versions.join(' and ')} listening at ${stub.url}\n` +
-        `Send any ${USER_ID_HEADER} and ${SECRET_HEADER} (matched by type) and the version header.\n` +
-        `Where one request fits several interactions, name the provider state in ${STUB_STATE_HEADER} (a regex).\n` +
-        'Ctrl-C stops it.\n',
-    );
-    await (io.stopped ?? untilSignal());
-    await stub.close();
-    return 0;
+    if (values.table) {
+      io.stdout.write(renderStubTable(stubRoutes(readPacts(contractsDir, versions))));
+      return STUB_EXIT.stopped;
+    }
+    return await serve({ versions, port: Number(port), contractsDir }, io);
   } catch (error) {
     if (!isStubServerError(error)) throw error;
     io.stderr.write(`print-contracts-stub: ${error.message}\n`);
-    return 1;
+    return STUB_EXIT.failed;
   }
+}
+
+async function serve(
+  options: { versions: readonly ApiVersion[]; port: number; contractsDir: string },
+  io: StubCliIo,
+): Promise<number> {
+  // Listening from the start: a signal during start-up stops it as soon as it is up.
+  const watch = untilStopped(io.stop);
+  let stub: StubServer | undefined;
+  try {
+    stub = await startStubServer(options);
+    io.stdout.write(
+      `Pact stub server for ${stub.versions.join(' and ')} listening at ${stub.url}\n` +
+        `Send ${USER_ID_HEADER} and ${SECRET_HEADER} (any values) and ${DEFAULT_VERSION_HEADER.name}: ${versionHeaderValue(stub.versions.at(-1) ?? 'v2')}; a request no interaction fits gets ${NO_INTERACTION_STATUS}.\n` +
+        `Without ${STUB_STATE_HEADER} it answers the happy path (states: ${stub.defaultStates.join('; ')}).\n` +
+        `Name another provider state in ${STUB_STATE_HEADER} for another answer; \`pnpm stub --table\` lists them.\n` +
+        'Ctrl-C stops it.\n',
+    );
+    const ended = await Promise.race([watch.stopped, stub.exited]);
+    await stub.close();
+    if (typeof ended === 'string') {
+      io.stdout.write(
+        ended === 'parent exited'
+          ? 'Stopped: the process that started it exited.\n'
+          : `Stopped on ${ended}.\n`,
+      );
+      return STUB_EXIT.stopped;
+    }
+    // A stop signal sent to the whole process group reaches the stub server too, maybe first.
+    if (ended.signal && (STOP_SIGNALS as readonly string[]).includes(ended.signal)) {
+      io.stdout.write(`Stopped on ${ended.signal} (received by the stub server).\n`);
+      return STUB_EXIT.stopped;
+    }
+    io.stderr.write(
+      `print-contracts-stub: the Pact stub server ended by itself (${ended.signal ? `signal ${ended.signal}` : `exit status ${ended.code}`})\n`,
+    );
+    return STUB_EXIT.failed;
+  } finally {
+    await stub?.close();
+    watch.dispose();
+  }
+}
+
+function readPacts(dir: string, versions: readonly ApiVersion[]) {
+  return versions.map((version) => {
+    const file = join(dir, pactFileName(version));
+    if (!existsSync(file)) throw new StubServerError(`no pact file at ${file}; run \`pnpm contracts\``);
+    return readPact(file);
+  });
 }
 
 function parse(args: readonly string[]) {
@@ -83,6 +149,7 @@ function parse(args: readonly string[]) {
       'api-version': { type: 'string' },
       port: { type: 'string' },
       'contracts-dir': { type: 'string' },
+      table: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -8,14 +8,25 @@ import { CONTRACTS_DIR } from '../contracts-output.js';
 import { StubServerError } from '../errors/stub-server-error.js';
 import { pactCliBinary } from '../pact-cli.js';
 import { pactFileName } from '../participants.js';
+import { type ServedPacts, writeServedPacts } from './served-pacts.js';
+import { STUB_STATE_HEADER, type StubFront, startStubFront } from './stub-front.js';
+import { allStates, defaultStates, NO_STATE_SELECTOR, statesSelector } from './stub-guide.js';
+
+export { STUB_STATE_HEADER } from './stub-front.js';
 
 export interface StubServerOptions {
   /** Versions to serve; default both. */
   versions?: readonly ApiVersion[];
-  /** Default 0: a free port chosen by the system. */
+  /** Port of the front on 127.0.0.1; default 0: a free port chosen by the system. */
   port?: number;
   /** Folder of the pact files; default the committed `contracts/`. */
   contractsDir?: string;
+}
+
+/** Why the official stub server process ended on its own (not through `close()`). */
+export interface StubExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
 }
 
 export interface StubServer {
@@ -23,23 +34,38 @@ export interface StubServer {
   url: string;
   port: number;
   versions: readonly ApiVersion[];
+  /** Process id of the official stub server (a native binary), so callers can check it is gone. */
+  pid: number;
+  /** The provider states assumed when a request names none (the happy path). */
+  defaultStates: readonly string[];
+  /** Resolves if the official stub server ends before `close()` was called. */
+  exited: Promise<StubExit>;
+  /** Stops the front and the stub server and removes the served copies. Idempotent. */
   close(): Promise<void>;
 }
 
-/**
- * Where several interactions match one request (an order that exists, or one in production,
- * on the same path), the request picks one by naming its provider state in this header; the
- * value is a regular expression over state names.
- */
-export const STUB_STATE_HEADER = 'X-Provider-State';
-
 const STARTED = /Server started on port (\d+)/;
 const START_TIMEOUT_MS = 15_000;
+const STOP_GRACE_MS = 5_000;
+
+/** Stub servers still running in this process: killed synchronously if the process exits first. */
+const running = new Set<ChildProcess>();
+const killRunning = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
 
 /**
- * Serves the contracts with the official Pact stub server: every interaction answers its
- * example response to a request that matches it, so another team can point its own code at
- * a contract-exact fake vendor. Loopback only.
+ * Serves the contracts with the official Pact stub server behind a loopback front, so another
+ * team can point its own code at a contract-exact fake vendor.
+ *
+ * The stub server chooses the interaction (method, path, query, body, then the provider state
+ * named in `X-Provider-State`, then the fewest header mismatches, then file order). Without the
+ * header it assumes the states of the 2xx interactions (`--provider-state`) and those without a
+ * state (`--empty-provider-state`): the happy path. The front then holds the request to the
+ * chosen interaction's headers and names it in `X-Pact-Interaction`.
+ *
+ * The stub server process never outlives this one: `close()` stops it, and an exit of the
+ * Node process for any reason kills it.
  */
 export async function startStubServer(options: StubServerOptions = {}): Promise<StubServer> {
   const versions = options.versions ?? API_VERSIONS;
@@ -49,27 +75,94 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
   if (missing)
     throw new StubServerError(`no pact file at ${missing}; run \`pnpm contracts\` or pass --contracts-dir`);
 
+  let served: ServedPacts;
+  try {
+    served = writeServedPacts(files);
+  } catch (error) {
+    throw new StubServerError(error instanceof Error ? error.message : String(error));
+  }
+  const assumed = defaultStates(served.pacts);
   const args = [
     'stub',
-    ...files.flatMap((file) => ['--file', file]),
-    ...['--port', String(options.port ?? 0), '--provider-state-header-name', STUB_STATE_HEADER],
+    ...served.files.flatMap((file) => ['--file', file]),
+    ...['--port', '0', '--provider-state-header-name', STUB_STATE_HEADER, '--empty-provider-state'],
+    ...['--provider-state', assumed.length > 0 ? statesSelector(assumed) : NO_STATE_SELECTOR],
   ];
-  const child = spawn(pactCliBinary(), args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
+  const child = spawnWithWatchdog(pactCliBinary(), args);
+  let spawnError: Error | undefined;
+  child.once('error', (error) => {
+    spawnError = error;
+    running.delete(child);
   });
-  try {
-    const port = await startedPort(child);
-    return {
-      url: `http://127.0.0.1:${port}/api`,
-      port,
-      versions,
-      close: () => stop(child),
-    };
-  } catch (error) {
+  if (running.size === 0) process.on('exit', killRunning);
+  running.add(child);
+  let closing = false;
+  const exited = new Promise<StubExit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      if (running.size === 0) process.off('exit', killRunning);
+      child.stdin?.destroy(); // the watchdog has nothing left to guard
+      if (!closing) resolve({ code, signal });
+    });
+  });
+  let front: StubFront | undefined;
+  const close = async () => {
+    closing = true;
+    await front?.close();
     await stop(child);
-    throw error;
+    served.remove();
+  };
+  try {
+    const upstreamPort = await startedPort(child).catch((error: unknown) => {
+      throw spawnError
+        ? new StubServerError(`the Pact stub server could not start: ${spawnError.message}`)
+        : error;
+    });
+    front = await startStubFront({
+      upstreamPort,
+      served,
+      states: new Set(allStates(served.pacts)),
+      port: options.port ?? 0,
+    });
+  } catch (error) {
+    await close();
+    if (error instanceof StubServerError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StubServerError(`the stub's front could not listen on port ${options.port ?? 0}: ${reason}`);
   }
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${front.port}/api`,
+    port: front.port,
+    versions,
+    pid: child.pid as number,
+    defaultStates: assumed,
+    exited,
+    close: () => {
+      closed ??= close();
+      return closed;
+    },
+  };
+}
+
+/**
+ * `sh -c WATCHDOG pact-stub <binary> <args…>`: a background subshell waits for the end of the
+ * stdin pipe from this process, then sends SIGTERM to the stub server, which the shell has
+ * become through `exec` (same process id). The pipe ends when this process goes, however it
+ * goes (SIGKILL and crashes included) or when it is done with the stub server.
+ */
+const WATCHDOG =
+  'exec 3<&0; (read -r _ <&3; kill -TERM $$ 2>/dev/null) </dev/null >/dev/null 2>&1 & exec "$@" </dev/null 3<&-';
+
+/** Spawns the stub server so that it cannot outlive this process, even one killed with SIGKILL. */
+function spawnWithWatchdog(binary: string, args: readonly string[]): ChildProcess {
+  const env = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
+  // Windows has no POSIX shell to keep the watchdog; there the exit handler is the guard.
+  if (process.platform === 'win32') return spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  return spawn('/bin/sh', ['-c', WATCHDOG, 'pact-stub', binary, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env,
+  });
 }
 
 /**
@@ -100,9 +193,12 @@ async function startedPort(child: ChildProcess): Promise<number> {
   );
 }
 
+/** SIGTERM, then SIGKILL if it has not gone within the grace period. */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
   await exited;
+  clearTimeout(timer);
 }

@@ -1,10 +1,12 @@
+import { EventEmitter } from 'node:events';
 import { API_VERSIONS, isHttpError, OrdersClient } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANCEL_REASON,
   EXAMPLE_ORDER,
+  INTERACTION_HEADER,
   isStubServerError,
-  NEW_ORDERS,
+  NO_INTERACTION_STATUS,
   PLACEHOLDER_CREDENTIALS,
   PROVIDER_STATES,
   runStubCli,
@@ -13,60 +15,91 @@ import {
   startStubServer,
   UNKNOWN_ORDER_ID,
 } from '../../src/index.js';
+import { living, waitUntilGone } from './support/processes.js';
 
-describe.each(API_VERSIONS)('the Pact stub server serving the %s contract', (version) => {
+describe.each(API_VERSIONS)('the stub serving the %s contract', (version) => {
   let stub: StubServer;
-  let client: OrdersClient<typeof version>;
   const clients: OrdersClient<typeof version>[] = [];
   /** A client of the kit, as another team would point it at the stub, optionally naming a state. */
   const clientIn = (state?: string) => {
-    const headers: Record<string, string> = state
-      ? { [STUB_STATE_HEADER]: `^${state.replace(/[{}]/g, '\\$&')}$` }
-      : {};
     const made = new OrdersClient({
       baseUrl: stub.url,
       ...PLACEHOLDER_CREDENTIALS,
       apiVersion: version,
       retry: { retries: 0 },
-      headers,
+      headers: state === undefined ? {} : { [STUB_STATE_HEADER]: state },
     });
     clients.push(made);
     return made;
   };
+  const raw = (path: string, headers: Record<string, string>) =>
+    fetch(`${new URL(stub.url).origin}${path}`, {
+      headers: {
+        'User-ID': PLACEHOLDER_CREDENTIALS.userId,
+        'API-Secret': PLACEHOLDER_CREDENTIALS.secret,
+        Accept: `application/vnd.printdeal-api.${version}`,
+        ...headers,
+      },
+    });
   beforeAll(async () => {
     stub = await startStubServer({ versions: [version] });
-    client = clientIn();
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
     await stub.close();
   });
 
-  it("answers the kit's client with the contract's example order, which passes the client's schema", async () => {
-    const order = await client.getOrder(EXAMPLE_ORDER.id);
-    expect(order.id).toBe(EXAMPLE_ORDER.id);
-    expect(order.lines.length).toBeGreaterThan(0);
+  it('answers the happy path without a state header: the order, and a cancellation accepted', async () => {
+    const client = clientIn();
+    await expect(client.getOrder(UNKNOWN_ORDER_ID)).resolves.toMatchObject({ id: EXAMPLE_ORDER.id });
+    await expect(client.cancelOrder(EXAMPLE_ORDER.id, CANCEL_REASON)).resolves.toEqual({ success: true });
   });
 
-  it('answers a list of orders and a created order', async () => {
-    const page = await client.listOrders();
-    expect(page.orders.length).toBeGreaterThan(0);
-    const created = await client.createOrder(NEW_ORDERS[version] as never);
-    expect(created.uuid).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('answers a cancellation with a reason, or its refusal, as the named provider state says', async () => {
-    const exists = clientIn(PROVIDER_STATES.orderExists.name);
+  it('answers the refusal whose provider state the header names exactly as the contract writes it', async () => {
     const inProduction = clientIn(PROVIDER_STATES.orderInProductionExists.name);
-    await expect(exists.cancelOrder(EXAMPLE_ORDER.id, CANCEL_REASON)).resolves.toEqual({ success: true });
     const refused = await inProduction.cancelOrder(EXAMPLE_ORDER.id, CANCEL_REASON).catch((e: unknown) => e);
     expect(isHttpError(refused) && refused.status).toBe(500);
+    const unknown = clientIn(PROVIDER_STATES.noOrderWithId.name);
+    const missing = await unknown.getOrder(UNKNOWN_ORDER_ID).catch((e: unknown) => e);
+    expect(isHttpError(missing) && missing.status).toBe(404);
   });
 
-  it('answers an unknown order with the 404 the contract promises', async () => {
-    const unknown = clientIn(PROVIDER_STATES.noOrderWithId.name);
-    const error = await unknown.getOrder(UNKNOWN_ORDER_ID).catch((e: unknown) => e);
-    expect(isHttpError(error) && error.status).toBe(404);
+  it('takes a regular expression over state names in the header, as the official stub server does', async () => {
+    const answer = await raw(`/api/orders/${EXAMPLE_ORDER.id}`, {
+      [STUB_STATE_HEADER]: '^an order of another',
+    });
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get(INTERACTION_HEADER)).toBe('a request for an order of another credential set');
+  });
+
+  it(`answers ${NO_INTERACTION_STATUS} naming the request when no interaction has the state it names`, async () => {
+    const answer = await raw(`/api/orders/${EXAMPLE_ORDER.id}`, {
+      [STUB_STATE_HEADER]: 'a moon order exists',
+    });
+    expect(answer.status).toBe(NO_INTERACTION_STATUS);
+    expect(await answer.json()).toEqual({
+      message: expect.stringContaining(`/api/orders/${EXAMPLE_ORDER.id}`),
+    });
+  });
+
+  it('answers 400 to a state header that is neither a state nor a regular expression', async () => {
+    const answer = await raw(`/api/orders/${EXAMPLE_ORDER.id}`, { [STUB_STATE_HEADER]: 'an order (exists' });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({ message: expect.stringContaining(STUB_STATE_HEADER) });
+  });
+
+  it(`answers ${NO_INTERACTION_STATUS} to a path no interaction has, where the official stub server says 404`, async () => {
+    const answer = await raw('/api/invoices', {});
+    expect(answer.status).toBe(NO_INTERACTION_STATUS);
+  });
+
+  it('never echoes a secret it refuses', async () => {
+    const answer = await raw(`/api/orders/${EXAMPLE_ORDER.id}`, {
+      Accept: 'text/plain',
+      'API-Secret': 'distinctive-secret-4711',
+    });
+    expect(answer.status).toBe(NO_INTERACTION_STATUS);
+    expect(await answer.text()).not.toContain('distinctive-secret-4711');
   });
 });
 
@@ -75,21 +108,40 @@ describe('the stub server', () => {
     const error = await startStubServer({ contractsDir: '/nonexistent/contracts' }).catch((e: unknown) => e);
     expect(isStubServerError(error)).toBe(true);
   });
+
+  it('stops the official stub server process when closed', async () => {
+    const stub = await startStubServer({ versions: ['v2'] });
+    expect(await living([stub.pid])).toEqual([stub.pid]);
+    await stub.close();
+    expect(await waitUntilGone([stub.pid])).toEqual([]);
+  });
 });
 
 describe('print-contracts-stub', () => {
-  const io = (stopped?: Promise<unknown>) => {
+  const io = () => {
     const out: string[] = [];
     const err: string[] = [];
+    const signals = new EventEmitter();
+    let parent = 4242;
     return {
       out,
       err,
+      signals,
+      leaveParent: () => {
+        parent = 1;
+      },
       io: {
         stdout: { write: (text: string) => out.push(text) },
         stderr: { write: (text: string) => err.push(text) },
-        ...(stopped ? { stopped } : {}),
+        stop: { signals, parentPid: () => parent, pollMs: 10 },
       },
     };
+  };
+  const until = async (check: () => boolean) => {
+    for (let waited = 0; !check(); waited += 20) {
+      if (waited > 20_000) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 20));
+    }
   };
 
   it.each([
@@ -102,19 +154,38 @@ describe('print-contracts-stub', () => {
     expect(run.err.join('').split('\n')[0]).toContain(named);
   });
 
-  it('prints the URL it serves at, with a leading `--` from pnpm, and stops when told', async () => {
-    let stop = () => {};
-    const stopped = new Promise<void>((resolve) => {
-      stop = resolve;
-    });
-    const run = io(stopped);
-    const exit = runStubCli(['--', '--api-version', 'v2'], run.io);
-    while (!run.out.join('').includes('listening at')) await new Promise((r) => setTimeout(r, 20));
-    const url = /listening at (\S+)/.exec(run.out.join(''))?.[1] ?? '';
-    const client = new OrdersClient({ baseUrl: url, ...PLACEHOLDER_CREDENTIALS, apiVersion: 'v2' });
-    await expect(client.getOrder(EXAMPLE_ORDER.id)).resolves.toMatchObject({ id: EXAMPLE_ORDER.id });
-    await client.close();
-    stop();
+  it('prints the table of every interaction with --table, and exits 0', async () => {
+    const run = io();
+    expect(await runStubCli(['--table', '--api-version', 'v2'], run.io)).toBe(0);
+    const table = run.out.join('');
+    expect(table).toContain('| a request to cancel an order in production |');
+    expect(table).toContain(`\`${PROVIDER_STATES.orderInProductionExists.name}\``);
+  });
+
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'])(
+    'serves with a leading `--` from pnpm, and stops with 0 on %s, its stub server gone',
+    async (signal) => {
+      const run = io();
+      const exit = runStubCli(['--', '--api-version', 'v2'], run.io);
+      await until(() => run.out.join('').includes('listening at'));
+      const url = /listening at (\S+)/.exec(run.out.join(''))?.[1] ?? '';
+      const client = new OrdersClient({ baseUrl: url, ...PLACEHOLDER_CREDENTIALS, apiVersion: 'v2' });
+      await expect(client.getOrder(EXAMPLE_ORDER.id)).resolves.toMatchObject({ id: EXAMPLE_ORDER.id });
+      await client.close();
+      run.signals.emit(signal);
+      run.signals.emit(signal); // pnpm forwards the signal the process group got: it comes twice
+      expect(await exit).toBe(0);
+      expect(run.out.join('')).toContain(`Stopped on ${signal}`);
+      expect(run.signals.listenerCount(signal)).toBe(0);
+    },
+  );
+
+  it('stops with 0 when the process that started it goes', async () => {
+    const run = io();
+    const exit = runStubCli(['--api-version', 'v1'], run.io);
+    await until(() => run.out.join('').includes('listening at'));
+    run.leaveParent();
     expect(await exit).toBe(0);
+    expect(run.out.join('')).toContain('the process that started it exited');
   });
 });

@@ -1,0 +1,229 @@
+import {
+  Agent,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  request,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { headerMismatches } from './header-check.js';
+import { CHOSEN_HEADER, type ServedPacts } from './served-pacts.js';
+import { stateSelector } from './stub-guide.js';
+
+/**
+ * Where several interactions fit one request (an order that exists, or one in production, on
+ * the same path), the request picks by naming a provider state in this header: a state's name
+ * as written in the contracts, or a regular expression over the names (the official stub
+ * server's own meaning of the header).
+ */
+export const STUB_STATE_HEADER = 'X-Provider-State';
+
+/** Response headers naming the interaction that answered, and its pact's provider. */
+export const INTERACTION_HEADER = 'X-Pact-Interaction';
+export const PROVIDER_HEADER = 'X-Pact-Provider';
+
+/**
+ * What `pnpm stub` answers when no interaction fits the request: a status no contract uses,
+ * with a JSON message, so it is never mistaken for one of the vendor's answers (the official
+ * stub server answers 404 with no body).
+ */
+export const NO_INTERACTION_STATUS = 501;
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Headers of one hop only; everything else travels as sent. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
+
+export interface StubFrontOptions {
+  /** Port of the official stub server on 127.0.0.1. */
+  readonly upstreamPort: number;
+  readonly served: ServedPacts;
+  /** Every state name the contracts use; a header naming one exactly is turned into its regex. */
+  readonly states: ReadonlySet<string>;
+  /** Default 0: any free port. */
+  readonly port?: number;
+}
+
+export interface StubFront {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+interface Upstream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function answer(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify({ message });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        req.removeAllListeners('data').resume();
+        reject(new Refusal(413, `Request body over ${BODY_LIMIT_BYTES} bytes`));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The state header as the official stub server reads it: a regex; a state's exact name becomes one. */
+function selector(value: string | string[] | undefined, states: ReadonlySet<string>): string | undefined {
+  if (value === undefined) return undefined;
+  const text = (Array.isArray(value) ? value.join(',') : value).trim();
+  if (states.has(text)) return stateSelector(text);
+  try {
+    new RegExp(text);
+  } catch {
+    throw new Refusal(
+      400,
+      `${STUB_STATE_HEADER} must be a provider state's name or a regular expression over state names`,
+    );
+  }
+  return text;
+}
+
+/**
+ * A loopback front before the official Pact stub server: it passes each request on, lets the
+ * stub server choose the interaction, then holds the request to that interaction's headers
+ * (credentials present, the version header as pinned), which the stub server does not. It
+ * answers the chosen interaction's response, naming it in `X-Pact-Interaction`, or 501 with
+ * the reason when no interaction fits.
+ */
+export async function startStubFront(options: StubFrontOptions): Promise<StubFront> {
+  const agent = new Agent({ keepAlive: true });
+  const forward = (req: IncomingMessage, body: Buffer): Promise<Upstream> => {
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!HOP_BY_HOP.has(name) && name !== STUB_STATE_HEADER.toLowerCase()) headers[name] = value;
+    }
+    const state = selector(req.headers[STUB_STATE_HEADER.toLowerCase()], options.states);
+    if (state !== undefined) headers[STUB_STATE_HEADER] = state;
+    if (body.length > 0) headers['content-length'] = body.length;
+    return new Promise((resolve, reject) => {
+      const out = request(
+        {
+          host: '127.0.0.1',
+          port: options.upstreamPort,
+          method: req.method,
+          path: req.url,
+          headers,
+          agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
+      out.on('error', () =>
+        reject(
+          new Refusal(
+            502,
+            `The Pact stub server dropped the request (is ${STUB_STATE_HEADER} a regular expression it can read?)`,
+          ),
+        ),
+      );
+      out.end(body);
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const named = `${req.method} ${(req.url ?? '/').slice(0, 200)}`;
+    const upstream = await forward(req, await readBody(req));
+    const tag = upstream.headers[CHOSEN_HEADER];
+    const chosen = typeof tag === 'string' ? options.served.byTag.get(tag) : undefined;
+    if (!chosen) {
+      const state = req.headers[STUB_STATE_HEADER.toLowerCase()];
+      const within = typeof state === 'string' ? ` with ${STUB_STATE_HEADER} "${state.slice(0, 200)}"` : '';
+      throw new Refusal(NO_INTERACTION_STATUS, `No interaction in the contracts matches ${named}${within}`);
+    }
+    const reasons = headerMismatches(chosen.interaction, req.headers);
+    if (reasons.length > 0) {
+      throw new Refusal(
+        NO_INTERACTION_STATUS,
+        `No interaction in the contracts matches ${named}: the nearest, "${chosen.interaction.description}" (${chosen.provider}), needs: ${reasons.join('; ')}`,
+      );
+    }
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(upstream.headers)) {
+      if (!HOP_BY_HOP.has(name) && name !== CHOSEN_HEADER) headers[name] = value;
+    }
+    headers[INTERACTION_HEADER] = asHeaderValue(chosen.interaction.description);
+    headers[PROVIDER_HEADER] = chosen.provider;
+    headers['content-length'] = upstream.body.length;
+    res.writeHead(upstream.status, headers);
+    res.end(upstream.body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof Refusal) answer(res, error.status, error.message);
+      else
+        answer(
+          res,
+          500,
+          `The stub's front failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    port: (server.address() as AddressInfo).port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      });
+      return closing;
+    },
+  };
+}
+
+/** Header values are Latin-1; a description with other characters travels percent-encoded. */
+const asHeaderValue = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : encodeURIComponent(text));

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  descendants,
+  findByCommand,
+  killLeftovers,
+  portClosed,
+  STUB_COMMAND,
+  type Started,
+  start,
+  waitUntilGone,
+} from './support/processes.js';
+
+/** The official stub server: the `pact` binary of @pact-foundation/pact-cli, running `stub`. */
+const STUB_SERVER = /[/\\]pact(\.exe)? stub /;
+/** The command's own Node process. */
+const STUB_CLI = /\bnode\b.*dist[/\\]stub[/\\]cli\.js/;
+
+describe(`${STUB_COMMAND} and signals`, () => {
+  let tracked: number[] = [];
+  afterEach(async () => {
+    await killLeftovers(tracked);
+    tracked = [];
+  });
+
+  /** Starts `pnpm stub` and knows every process it started: pnpm, node and the stub server. */
+  async function startStub(): Promise<{ stub: Started; port: number; processes: number[] }> {
+    const [command, ...args] = STUB_COMMAND.split(' ') as [string, ...string[]];
+    const stub = start(command, args);
+    tracked.push(stub.pid);
+    const url = await stub.waitFor(/listening at (\S+)/);
+    const below = await descendants(stub.pid);
+    tracked.push(...below);
+    return { stub, port: Number(new URL(url).port), processes: [stub.pid, ...below] };
+  }
+
+  it.each([
+    { signal: 'SIGINT', to: 'pnpm' },
+    { signal: 'SIGTERM', to: 'the process group' },
+    { signal: 'SIGINT', to: 'the process group' },
+  ] as const)(
+    'stops with status 0 on $signal to $to, closing its port and leaving no process',
+    async ({ signal, to }) => {
+      const { stub, port, processes } = await startStub();
+      expect(processes.length).toBeGreaterThanOrEqual(3);
+      process.kill(to === 'pnpm' ? stub.pid : -stub.pid, signal);
+      expect(await stub.exited).toEqual({ code: 0, signal: null });
+      expect(await waitUntilGone(processes)).toEqual([]);
+      expect(await portClosed(port)).toBe(true);
+    },
+  );
+
+  it('stops when pnpm is killed outright, and its stub server goes with it', async () => {
+    const { stub, port, processes } = await startStub();
+    process.kill(stub.pid, 'SIGKILL');
+    await stub.exited;
+    expect(await waitUntilGone(processes)).toEqual([]);
+    expect(await portClosed(port)).toBe(true);
+  });
+
+  it('takes its stub server down with it even when it is killed outright itself', async () => {
+    const { stub, port, processes } = await startStub();
+    const cli = await findByCommand(processes, STUB_CLI);
+    expect(cli).toBeDefined();
+    process.kill(cli as number, 'SIGKILL');
+    await stub.exited;
+    expect(await waitUntilGone(processes)).toEqual([]);
+    expect(await portClosed(port)).toBe(true);
+  });
+
+  it('exits 1, naming the cause, when the stub server ends by itself', async () => {
+    const { stub, port, processes } = await startStub();
+    const stubServer = await findByCommand(processes, STUB_SERVER);
+    expect(stubServer).toBeDefined();
+    process.kill(stubServer as number, 'SIGKILL');
+    expect((await stub.exited).code).toBe(1);
+    expect(stub.output.stderr).toContain('the Pact stub server ended by itself (signal SIGKILL)');
+    expect(await waitUntilGone(processes)).toEqual([]);
+    expect(await portClosed(port)).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, it } from 'vitest';
+import { CONTRACTS_DIR, readPact, renderStubTable, STUB_STATE_HEADER, stubRoutes } from '../../src/index.js';
+import { STUB_COMMAND } from './support/processes.js';
+
+const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
+const START =
+  '<!-- stub-table:start: generated from contracts/ by `pnpm contracts`; `pnpm test` fails when stale -->';
+const END = '<!-- stub-table:end -->';
+
+const pacts = readdirSync(CONTRACTS_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => readPact(join(CONTRACTS_DIR, name)));
+const table = renderStubTable(stubRoutes(pacts));
+
+describe("the root README's table of the stub", () => {
+  it('lists every interaction of contracts/ with the state header that reaches it', () => {
+    for (const pact of pacts) {
+      for (const interaction of pact.interactions) {
+        const state = interaction.providerStates?.[0]?.name ?? '^$';
+        expect(table).toContain(`| ${interaction.description.replaceAll('|', '\\|')} |`);
+        expect(table).toContain(`\`${state}\``);
+      }
+    }
+  });
+
+  it('is the table the contracts give (`pnpm contracts` rewrites it)', () => {
+    const readme = readFileSync(README, 'utf8');
+    const start = readme.indexOf(START);
+    const end = readme.indexOf(END);
+    expect(start, `the root README needs the markers ${START} … ${END}`).toBeGreaterThan(-1);
+    expect(end).toBeGreaterThan(start);
+    const current = readme.slice(start + START.length, end);
+    const wanted = `\n${table}`;
+    if (inject('updateContracts') && current !== wanted) {
+      writeFileSync(README, readme.slice(0, start + START.length) + wanted + readme.slice(end));
+      return;
+    }
+    expect(current, 'the stub table in README.md is stale: run `pnpm contracts`').toBe(wanted);
+  });
+
+  it(`shows the command the tests run, ${STUB_COMMAND}, and the state header, in the section for other teams`, () => {
+    const readme = readFileSync(README, 'utf8');
+    const section = readme.slice(
+      readme.indexOf('### Another team reading the contracts'),
+      readme.indexOf(END),
+    );
+    expect(section).toMatch(new RegExp(`^${STUB_COMMAND}\\b`, 'm'));
+    expect(section).toContain(STUB_STATE_HEADER);
+  });
+});

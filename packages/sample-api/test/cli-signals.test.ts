@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { descendants, killLeftovers, portClosed, start, waitUntilGone } from './helpers/processes.js';
+import { apiHeaders } from './helpers/sample-api.js';
+
+/** The command as the README gives it, run from the repository root. */
+const COMMAND = ['pnpm', 'sample-api', '--processing-delay', '0'] as const;
+
+describe('pnpm sample-api and signals', () => {
+  let tracked: number[] = [];
+  afterEach(async () => {
+    await killLeftovers(tracked);
+    tracked = [];
+  });
+
+  async function startSampleApi() {
+    const [command, ...args] = COMMAND;
+    const run = start(command, args);
+    tracked.push(run.pid);
+    const url = await run.waitFor(/listening on (\S+)/);
+    const below = await descendants(run.pid);
+    tracked.push(...below);
+    expect((await fetch(`${url}/orders?limit=1`, { headers: apiHeaders() })).status).toBe(200);
+    return { run, port: Number(new URL(url).port), processes: [run.pid, ...below] };
+  }
+
+  it.each([
+    { signal: 'SIGTERM', to: 'pnpm' },
+    { signal: 'SIGINT', to: 'pnpm' },
+    { signal: 'SIGTERM', to: 'the process group' },
+    { signal: 'SIGINT', to: 'the process group' },
+  ] as const)(
+    'stops with status 0 on $signal to $to, closing its port and leaving no process',
+    async ({ signal, to }) => {
+      const { run, port, processes } = await startSampleApi();
+      expect(processes.length).toBeGreaterThanOrEqual(2); // pnpm and node
+      process.kill(to === 'pnpm' ? run.pid : -run.pid, signal);
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+      expect(run.output.stdout).toContain(`Stopped on ${signal}`);
+      expect(await waitUntilGone(processes)).toEqual([]);
+      expect(await portClosed(port)).toBe(true);
+    },
+  );
+
+  it('stops when pnpm is killed outright, since its parent has gone', async () => {
+    const { run, port, processes } = await startSampleApi();
+    process.kill(run.pid, 'SIGKILL');
+    await run.exited;
+    expect(await waitUntilGone(processes)).toEqual([]);
+    expect(await portClosed(port)).toBe(true);
+  });
+});
