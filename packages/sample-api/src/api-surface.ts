@@ -91,9 +91,7 @@ export function createApiSurface(options: ApiSurfaceOptions): ApiSurface {
       if ((operations[name] as OperationDefinition).body === undefined) {
         answer = HANDLERS[name](request, deps);
       } else {
-        // The docs' own examples send JSON without a JSON Content-Type (PHP's curl says
-        // form-urlencoded), so the body is read as JSON whatever its declared type.
-        readJsonBody(req, bodyLimitBytes, false)
+        readJsonBody(req, bodyLimitBytes)
           .then((json) => checkBody(name, version, json))
           .then((body) => {
             const ready: OperationRequest = { ...request, body, now: Date.now() };

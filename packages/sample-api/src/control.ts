@@ -138,7 +138,7 @@ export function createControlSurface(options: ControlSurfaceOptions): ControlSur
           headers: { allow },
         });
       }
-      const body = await readJsonBody(req, bodyLimitBytes, false);
+      const body = await readJsonBody(req, bodyLimitBytes);
       const segment = match[1];
       return handler(body, segment === undefined ? undefined : decodeSegment(segment));
     }

@@ -2,17 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { ApiAnswerError } from '../errors/api-answer-error.js';
 import { ClientGoneError } from '../errors/client-gone-error.js';
 
-const JSON_MEDIA_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-
 const tooLarge = (limit: number) =>
   new ApiAnswerError(413, `Request body too large: the limit is ${limit} bytes`);
-
-/** True when the request announces a body (a length above 0, or chunked transfer). */
-export function announcesBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  if (length !== undefined) return length !== '0';
-  return req.headers['transfer-encoding'] !== undefined;
-}
 
 /**
  * Reads the whole body, refusing (413) as soon as it passes `limit`; the rest is drained by
@@ -56,25 +47,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /**
- * The request's JSON body, or `undefined` when it sent none. `strictType` refuses (415) a
- * body that is not declared as JSON; malformed JSON is a 400 that quotes the parser.
+ * The request's JSON body, or `undefined` when it sent none, whatever its declared
+ * Content-Type: the vendor's own PHP examples send JSON as form data (curl's default).
+ * Malformed JSON is a 400 that quotes the parser.
  */
-export async function readJsonBody(
-  req: IncomingMessage,
-  limit: number,
-  strictType: boolean,
-): Promise<unknown> {
-  if (strictType && announcesBody(req)) {
-    const type = req.headers['content-type'];
-    if (type === undefined || !JSON_MEDIA_TYPE.test(type)) {
-      throw new ApiAnswerError(
-        415,
-        type === undefined
-          ? 'Missing Content-Type: send the body as application/json'
-          : `Unsupported Content-Type "${type.slice(0, 80)}": send the body as application/json`,
-      );
-    }
-  }
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const raw = await readBody(req, limit);
   if (raw.length === 0) return undefined;
   const text = raw.toString('utf8');
