@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { redact } from '@print-contracts/client';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/vocabulary';
-import type { VerifyIo } from '../run/verify-io.js';
 import { brokerSecrets, describeAuth } from './broker-options.js';
 
 /**
@@ -22,8 +21,15 @@ export const BROKER_EXIT_CODES = {
   terminated: 143,
 } as const;
 
-/** Where a broker command writes, what it reads, and the interrupt (aborted with `'SIGINT'` or `'SIGTERM'`). */
-export type BrokerIo = Omit<VerifyIo, 'pactWorker'>;
+/** Where a broker command writes, what it reads, and its interrupt. */
+export interface BrokerIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Aborted with the signal's name (`'SIGINT'`, `'SIGTERM'`): the Pact CLI is stopped. */
+  readonly signal?: AbortSignal;
+}
 
 /** One run of the official `pact broker …` CLI, bounded. */
 export interface BrokerCommand {
