@@ -163,7 +163,7 @@ export function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<
       stderr.flush();
       resolve(status);
     };
-    child.once('error', (error) => {
+    child.on('error', (error) => {
       // A binary that could not start never closes; one that started closes after this.
       if (child.pid !== undefined) return;
       say(`cannot run the Pact CLI: ${error.message}`);
