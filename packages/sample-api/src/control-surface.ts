@@ -8,6 +8,12 @@
 export const CONTROL_BASE_PATH = '/__control';
 
 /**
+ * The provider-state endpoint in the standard Pact state-change protocol: what the official
+ * verifiers take as `--state-change-url` (with `--state-change-teardown`).
+ */
+export const PROVIDER_STATES_PATH = `${CONTROL_BASE_PATH}/provider-states`;
+
+/**
  * States the control surface can put an order in, including those the public API cannot
  * reach (in production, shipped, creation failed).
  */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toFieldIssues } from '@print-contracts/client';
 import { z } from 'zod';
-import { CONTROL_BASE_PATH, CONTROL_STATES } from './control-surface.js';
+import { CONTROL_BASE_PATH, CONTROL_STATES, PROVIDER_STATES_PATH } from './control-surface.js';
 import { ApiAnswerError } from './errors/api-answer-error.js';
 import { isClientGoneError } from './errors/client-gone-error.js';
 import { isSampleApiConfigurationError } from './errors/configuration-error.js';
@@ -11,6 +11,7 @@ import { describeIssues } from './handlers/issues.js';
 import { type Answer, answerFor, jsonAnswer, send } from './http/answer.js';
 import { readJsonBody } from './http/read-body.js';
 import { decodeSegment } from './http/request-target.js';
+import { ProviderStateEndpoint } from './provider-states/provider-state-endpoint.js';
 import { applyControlState } from './store/order-lifecycle.js';
 import { type OrderRecord, visibility } from './store/order-record.js';
 import type { OrderStore } from './store/order-store.js';
@@ -53,7 +54,8 @@ function describeOrder(record: OrderRecord, now: number) {
 
 /**
  * A local test hook, never part of the vendor's API: put an order into a state the public
- * API cannot reach, reset to the seed data, and set fault rules at runtime. It needs no
+ * API cannot reach, serve provider states to the official Pact verifiers, reset to the seed
+ * data, and set fault rules at runtime. It needs no
  * credentials and finds orders across every credential set. Bodies are read as JSON
  * whatever their Content-Type, so any HTTP tool can drive it.
  */
@@ -68,6 +70,7 @@ export function createControlSurface(options: ControlSurfaceOptions): ControlSur
   };
 
   const faultList = () => jsonAnswer(200, { faults: faults.list() });
+  const providerStates = new ProviderStateEndpoint(store);
 
   const routes: readonly ControlRoute[] = [
     {
@@ -94,6 +97,13 @@ export function createControlSurface(options: ControlSurfaceOptions): ControlSur
     {
       pattern: /^\/__control\/orders\/([^/]+)$/,
       methods: { GET: (_body, ref) => jsonAnswer(200, describeOrder(findOrder(ref), Date.now())) },
+    },
+    {
+      pattern: /^\/__control\/provider-states$/,
+      methods: {
+        POST: (body) => providerStates.change(body),
+        GET: () => providerStates.describe(),
+      },
     },
     {
       pattern: /^\/__control\/reset$/,
@@ -144,7 +154,7 @@ export function createControlSurface(options: ControlSurfaceOptions): ControlSur
     }
     throw new ApiAnswerError(
       404,
-      `No control route ${req.method} ${path.slice(0, 200)}: see POST ${CONTROL_BASE_PATH}/orders/{id}/state, POST ${CONTROL_BASE_PATH}/reset, PUT|GET|DELETE ${CONTROL_BASE_PATH}/faults`,
+      `No control route ${req.method} ${path.slice(0, 200)}: see POST ${CONTROL_BASE_PATH}/orders/{id}/state, POST ${PROVIDER_STATES_PATH}, POST ${CONTROL_BASE_PATH}/reset, PUT|GET|DELETE ${CONTROL_BASE_PATH}/faults`,
     );
   };
 

@@ -1,4 +1,5 @@
 import { runPublishContracts } from './publish/run-publish.js';
+import { stopOnSignals } from './publish/stop-on-signals.js';
 
 // `pnpm contracts:publish`: a thin shell over runPublishContracts.
 process.exitCode = await runPublishContracts(process.argv.slice(2), {
@@ -6,4 +7,5 @@ process.exitCode = await runPublishContracts(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
+  signal: stopOnSignals(),
 });

@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishCommand, type RunReport, runPublishContracts, runVerify } from '../src/index.js';
+import {
+  BROKER_EXIT_CODES,
+  publishCommand,
+  type RunReport,
+  runPublishContracts,
+  runVerify,
+} from '../src/index.js';
 import { fixturePact, writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
 import { startStubBroker } from './helpers/stub-broker.js';
+import { closedPortUrl, startSilentBroker } from './helpers/unreachable-broker.js';
 import { workspace } from './helpers/workspace.js';
 
 const TOKEN = 'broker-token-3c9e1f';
@@ -94,6 +101,7 @@ describe('pnpm contracts:publish', () => {
         tags: ['nightly'],
         buildUrl: undefined,
         dryRun: false,
+        timeoutMs: 60_000,
       }),
     ).toEqual([
       'broker',
@@ -143,6 +151,39 @@ describe('pnpm contracts:publish', () => {
       .filter((request) => request.path === '/contracts/publish')
       .flatMap((request) => (request.body as typeof body).contracts.map((contract) => contract.providerName));
     expect(providers.sort()).toEqual(['print-order-api-v1', 'print-order-api-v2']);
-    expect(output.stdout()).not.toContain(TOKEN);
+    expect(output.stderr()).toContain(
+      `contracts:publish: publishing the pacts in ${space.path('contracts')} as print-order-client version 1.2.3 on branch main to the Pact Broker at ${broker.url} (bearer token from PACT_BROKER_TOKEN; gives up after 60 s)`,
+    );
+    expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
+  });
+
+  it.each([
+    ['nothing listens on its port', async () => ({ url: await closedPortUrl(), close: async () => {} })],
+    ['it accepts the connection and never answers', startSilentBroker],
+  ])('gives up with exit 3 and a line naming the broker when %s', async (_case, start) => {
+    const unreachable = await start();
+    try {
+      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
+      const code = await runPublishContracts(
+        [
+          '--broker-url',
+          unreachable.url,
+          '--consumer-version',
+          '1.2.3',
+          '--contracts',
+          space.path('contracts'),
+          '--timeout',
+          '3',
+        ],
+        output.io,
+      );
+      expect(code).toBe(BROKER_EXIT_CODES.noAnswer);
+      expect(output.stderr()).toContain(
+        `contracts:publish: gave up after 3 s: no answer from the Pact Broker at ${unreachable.url}`,
+      );
+      expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
+    } finally {
+      await unreachable.close();
+    }
   });
 });

@@ -74,6 +74,26 @@ export class OrderStore {
     return this.#byId.size;
   }
 
+  /** The credential sets' user ids, in the order they were configured. */
+  get userIds(): readonly string[] {
+    return this.#userIds;
+  }
+
+  /** Every order of `userId`, oldest first, in any state. */
+  ordersOf(userId: string): readonly OrderRecord[] {
+    return this.#byUser.get(userId) ?? [];
+  }
+
+  /** Takes an order out of the store: how a provider-state teardown undoes its setup. */
+  remove(record: OrderRecord): void {
+    const list = this.#byUser.get(record.userId) ?? [];
+    const index = list.indexOf(record);
+    if (index === -1) return;
+    list.splice(index, 1);
+    this.#byId.delete(record.detail.id);
+    if (record.detail.uuid !== null) this.#byUuid.delete(record.detail.uuid.toLowerCase());
+  }
+
   nextOrderId(): number {
     return this.#nextOrderId++;
   }

@@ -1,6 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors/usage-error.js';
+import {
+  checkBrokerUrl,
+  DEFAULT_BROKER_TIMEOUT_SECONDS,
+  refuseCredentialArguments,
+  timeoutMs,
+} from './broker-options.js';
 
 /** What `pnpm contracts:publish` publishes, and where. */
 export interface PublishOptions {
@@ -11,6 +17,8 @@ export interface PublishOptions {
   readonly tags: readonly string[];
   readonly buildUrl: string | undefined;
   readonly dryRun: boolean;
+  /** Bound on the whole publish; the Pact CLI is stopped when it passes. */
+  readonly timeoutMs: number;
 }
 
 export const PUBLISH_USAGE = `Usage: pnpm contracts:publish [options]
@@ -26,10 +34,14 @@ Publishes the pact files in contracts/ to a Pact Broker with the official Pact C
   --tag T                   A tag for the consumer version; repeatable.
   --build-url URL           The CI build that produced the pacts.
   --contracts DIR           The folder of pact files (default: contracts/ at the repository root).
+  --timeout SECONDS         Give up when the broker has not answered after this long
+                            (default ${DEFAULT_BROKER_TIMEOUT_SECONDS}); the Pact CLI is stopped.
   --dry-run                 Print the Pact CLI command instead of running it.
   --help                    Show this help.
 
-Exit status: the Pact CLI's (0 published); 2 when the command could not start.`;
+Exit status: 0 published; 1 the Pact CLI failed (the broker refused: its message is
+printed); 2 bad arguments; 3 no answer from the broker (unreachable, or nothing within
+--timeout); 130 stopped by SIGINT; 143 stopped by SIGTERM.`;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -59,6 +71,7 @@ const parsePublishCommandLine = (args: string[]) =>
       'build-url': { type: 'string' },
       contracts: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      timeout: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -71,11 +84,7 @@ export function parsePublishArgs(
   defaultContractsDir: string,
 ): PublishOptions | undefined {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-  if (args.some((arg) => /^--(broker-)?(token|password)(=|$)/.test(arg))) {
-    throw new UsageError(
-      'broker credentials are not accepted as arguments; set PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD',
-    );
-  }
+  refuseCredentialArguments(args);
   let values: ReturnType<typeof parsePublishCommandLine>['values'];
   try {
     ({ values } = parsePublishCommandLine(args));
@@ -86,17 +95,19 @@ export function parsePublishArgs(
   if (values.help) return undefined;
   const brokerUrl = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();
   if (!brokerUrl) throw new UsageError('no Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
+  const timeout = timeoutMs(values.timeout);
   const consumerVersion = values['consumer-version'] ?? git(['rev-parse', 'HEAD'], cwd);
   if (!consumerVersion)
     throw new UsageError('no consumer version: pass --consumer-version (no git commit to default to)');
   return {
-    brokerUrl,
+    brokerUrl: checkBrokerUrl(brokerUrl),
     contractsDir: values.contracts ?? defaultContractsDir,
     consumerVersion,
     branch: values.branch ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd),
     tags: values.tag ?? [],
     buildUrl: values['build-url'],
     dryRun: values['dry-run'] ?? false,
+    timeoutMs: timeout,
   };
 }
 

@@ -12,11 +12,20 @@ export interface BrokerRequest {
 /**
  * A stand-in for a Pact Broker on loopback, just enough of its HAL API for the official
  * tools to talk to it: the index, "pacts for verification", the pacts themselves, the
- * verification results they link to, and `POST /contracts/publish`. It records every
+ * verification results they link to, `POST /contracts/publish`, and the matrix that
+ * `can-i-deploy` asks. It records every
  * request, so a test can check what the official tools sent. (A real broker cannot run
  * in this repository's tests.)
  */
-export async function startStubBroker(pacts: Readonly<Record<string, object>>) {
+export async function startStubBroker(
+  pacts: Readonly<Record<string, object>>,
+  options: {
+    /** What `GET /matrix` (can-i-deploy) answers; default deployable. */
+    deployable?: boolean;
+    /** Answer every request with this status instead, as a broker refusing us would. */
+    refuseWith?: number;
+  } = {},
+) {
   const requests: BrokerRequest[] = [];
   let base = '';
   const pactPath = (provider: string) =>
@@ -38,6 +47,23 @@ export async function startStubBroker(pacts: Readonly<Record<string, object>>) {
         res.writeHead(status, { 'content-type': 'application/hal+json' });
         res.end(JSON.stringify(json));
       };
+      if (options.refuseWith !== undefined) return send(options.refuseWith, { error: 'refused by the stub' });
+      if (path.startsWith('/matrix?') && req.method === 'GET') {
+        const deployable = options.deployable ?? true;
+        return send(200, {
+          summary: {
+            deployable,
+            reason: deployable
+              ? 'All required verification results are published and successful'
+              : 'A verification failed',
+            success: deployable ? 1 : 0,
+            failed: deployable ? 0 : 1,
+            unknown: 0,
+          },
+          notices: [],
+          matrix: [],
+        });
+      }
       if (path === '/') {
         return send(200, {
           _links: {

@@ -1,0 +1,272 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BROKER_EXIT_CODES, isUsageError, parseCanIDeployArgs, runCanIDeploy } from '../src/index.js';
+import { cliEnv } from './helpers/cli.js';
+import { captureIo } from './helpers/io.js';
+import { startStubBroker } from './helpers/stub-broker.js';
+import { closedPortUrl, startSilentBroker } from './helpers/unreachable-broker.js';
+import { workspace } from './helpers/workspace.js';
+
+const TOKEN = 'broker-token-5d1b7a';
+const BROKER = 'https://broker.example.com';
+
+/** Long enough for the Pact CLI to start and ask on a busy machine; short enough for a test. */
+const SHORT_BOUND = ['--timeout', '3'];
+
+const CAN_I_DEPLOY_CLI = fileURLToPath(new URL('../dist/can-i-deploy-cli.js', import.meta.url));
+
+describe('parseCanIDeployArgs', () => {
+  it.each([
+    {
+      given: ['--version', 'abc123', '--to-environment', 'production'],
+      env: { PACT_BROKER_BASE_URL: BROKER },
+      want: {
+        args: [
+          '--pacticipant',
+          'print-order-client',
+          '--version',
+          'abc123',
+          '--to-environment',
+          'production',
+        ],
+        question: 'print-order-client version abc123 can be deployed to environment production',
+        timeoutMs: 60_000,
+      },
+    },
+    {
+      given: [
+        '--',
+        '--timeout=5',
+        '--broker-base-url',
+        `${BROKER}/`,
+        '-a',
+        'shop',
+        '-e',
+        '7',
+        '--to',
+        'prod',
+      ],
+      env: {},
+      want: {
+        args: ['-a', 'shop', '-e', '7', '--to', 'prod'],
+        question: 'shop version 7 can be deployed to the versions tagged prod',
+        timeoutMs: 5_000,
+      },
+    },
+    {
+      given: [
+        '--pacticipant',
+        'shop',
+        '--latest',
+        'main',
+        '--pacticipant',
+        'api',
+        '--main-branch',
+        '-o',
+        'json',
+      ],
+      env: { PACT_BROKER_BASE_URL: BROKER },
+      want: {
+        args: [
+          '--pacticipant',
+          'shop',
+          '--latest',
+          'main',
+          '--pacticipant',
+          'api',
+          '--main-branch',
+          '-o',
+          'json',
+        ],
+        question: 'shop (latest tagged main) with api (latest of its main branch) can be deployed',
+        timeoutMs: 60_000,
+      },
+    },
+  ])('passes $given on to pact broker can-i-deploy with the broker URL last', ({ given, env, want }) => {
+    expect(parseCanIDeployArgs(given, env)).toEqual({
+      brokerUrl: BROKER,
+      args: ['broker', 'can-i-deploy', ...want.args, '--broker-base-url', BROKER],
+      timeoutMs: want.timeoutMs,
+      question: want.question,
+    });
+  });
+
+  it('answers undefined for --help', () => {
+    expect(parseCanIDeployArgs(['--help'], {})).toBeUndefined();
+  });
+
+  it.each([
+    { given: ['--version', '1'], reason: 'no Pact Broker' },
+    { given: ['--broker-token', 's3cr3t-value'], reason: 'not accepted as arguments (--broker-token)' },
+    { given: ['--broker-password=s3cr3t-value'], reason: 'not accepted as arguments (--broker-password)' },
+    { given: ['-ks3cr3t-value'], reason: 'not accepted as arguments (-k)' },
+    {
+      given: ['--broker-base-url', 'https://user:s3cr3t-value@broker.example.com'],
+      reason: 'must not hold credentials',
+    },
+    { given: ['--broker-base-url', 'ftp://broker.example.com'], reason: 'must use http or https' },
+    {
+      given: ['--broker-base-url', BROKER, '--timeout', '0'],
+      reason: '--timeout must be a number of seconds',
+    },
+    {
+      given: ['--broker-base-url', BROKER, '--timeout', 'soon'],
+      reason: '--timeout must be a number of seconds',
+    },
+    { given: ['--broker-base-url', BROKER, '--version'], reason: '--version needs a value' },
+  ])('refuses $given with a UsageError: $reason', ({ given, reason }) => {
+    let thrown: unknown;
+    try {
+      parseCanIDeployArgs(given, {});
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isUsageError(thrown)).toBe(true);
+    expect((thrown as Error).message).toContain(reason);
+    expect((thrown as Error).message).not.toContain('s3cr3t-value');
+  });
+});
+
+describe('pnpm can-i-deploy against a Pact Broker that answers', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  beforeAll(async () => {
+    space = await workspace();
+  });
+  afterAll(() => space.remove());
+
+  it.each([
+    { deployable: true, code: BROKER_EXIT_CODES.ok, verdict: 'Computer says yes' },
+    { deployable: false, code: BROKER_EXIT_CODES.failed, verdict: 'Computer says no' },
+  ])('exits $code when the broker says deployable is $deployable', async ({ deployable, code, verdict }) => {
+    const broker = await startStubBroker({}, { deployable });
+    try {
+      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
+      const status = await runCanIDeploy(
+        ['--broker-base-url', broker.url, '--version', 'abc123', '--to-environment', 'production'],
+        output.io,
+      );
+      expect(status, output.stderr()).toBe(code);
+      expect(output.stdout()).toContain(verdict);
+      expect(output.stderr()).toContain(
+        `can-i-deploy: asking the Pact Broker at ${broker.url} whether print-order-client version abc123 can be deployed to environment production (bearer token from PACT_BROKER_TOKEN; gives up after 60 s)`,
+      );
+      const [matrix] = broker.requests;
+      expect(matrix?.path).toMatch(/^\/matrix\?.*pacticipant\]=print-order-client.*environment=production/);
+      expect(matrix?.authorization).toBe(`Bearer ${TOKEN}`);
+      expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
+    } finally {
+      await broker.close();
+    }
+  });
+
+  it('exits 1 and names the status when the broker refuses the query', async () => {
+    const broker = await startStubBroker({}, { refuseWith: 401 });
+    try {
+      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
+      const status = await runCanIDeploy(
+        ['--broker-base-url', broker.url, '--version', '1', '--retries', '0'],
+        output.io,
+      );
+      expect(status).toBe(BROKER_EXIT_CODES.failed);
+      expect(output.stderr()).toContain(
+        `can-i-deploy: the Pact Broker at ${broker.url} answered 401 Unauthorized`,
+      );
+    } finally {
+      await broker.close();
+    }
+  });
+
+  it('prints its help and exits 0 for --help, and exits 2 with one line for a refused argument', async () => {
+    const help = captureIo({ cwd: space.dir });
+    expect(await runCanIDeploy(['--help'], help.io)).toBe(BROKER_EXIT_CODES.ok);
+    expect(help.stdout()).toContain('Usage: pnpm can-i-deploy');
+    const bad = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: BROKER } });
+    expect(await runCanIDeploy(['--broker-token', TOKEN], bad.io)).toBe(BROKER_EXIT_CODES.notStarted);
+    expect(bad.stderr().trimEnd().split('\n')).toEqual([
+      'can-i-deploy: broker credentials are not accepted as arguments (--broker-token); set PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD (see --help)',
+    ]);
+  });
+});
+
+describe('pnpm can-i-deploy against an unreachable Pact Broker', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let silent: Awaited<ReturnType<typeof startSilentBroker>>;
+  beforeAll(async () => {
+    space = await workspace();
+  });
+  afterEach(() => silent?.close());
+  afterAll(() => space.remove());
+
+  it('gives up with exit 3 and a line naming the broker when nothing listens on its port', async () => {
+    const url = await closedPortUrl();
+    const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
+    const status = await runCanIDeploy(
+      ['--broker-base-url', url, '--version', '1', ...SHORT_BOUND],
+      output.io,
+    );
+    expect(status).toBe(BROKER_EXIT_CODES.noAnswer);
+    expect(output.stderr()).toContain(
+      `can-i-deploy: gave up after 3 s: no answer from the Pact Broker at ${url}`,
+    );
+    expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
+  });
+
+  it('says the broker could not be reached when the Pact CLI gives up first', async () => {
+    const url = await closedPortUrl();
+    const output = captureIo({ cwd: space.dir });
+    const status = await runCanIDeploy(
+      ['--broker-base-url', url, '--version', '1', '--retries', '0'],
+      output.io,
+    );
+    expect(status).toBe(BROKER_EXIT_CODES.noAnswer);
+    expect(output.stderr()).toContain(`can-i-deploy: could not reach the Pact Broker at ${url}`);
+  });
+
+  it('gives up with exit 3 on a broker that accepts the connection and never answers, and stops the Pact CLI', async () => {
+    silent = await startSilentBroker();
+    const output = captureIo({ cwd: space.dir });
+    const status = await runCanIDeploy(
+      ['--broker-base-url', silent.url, '--version', '1', ...SHORT_BOUND],
+      output.io,
+    );
+    expect(status).toBe(BROKER_EXIT_CODES.noAnswer);
+    expect(output.stderr()).toContain(`can-i-deploy: still waiting for the Pact Broker at ${silent.url}`);
+    expect(output.stderr()).toContain(
+      `can-i-deploy: gave up after 3 s: no answer from the Pact Broker at ${silent.url}`,
+    );
+    expect(silent.requests[0]).toMatch(/^GET \/matrix\?/);
+    // The Pact CLI is gone: the connection it held is closed from its side.
+    await expect.poll(() => silent.open(), { timeout: 10_000 }).toBe(0);
+    expect(silent.closedByClient()).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['SIGINT', BROKER_EXIT_CODES.interrupted],
+    ['SIGTERM', BROKER_EXIT_CODES.terminated],
+  ] as const)('the built command stops the Pact CLI on %s and exits %i', async (signal, code) => {
+    silent = await startSilentBroker();
+    const child = spawn(
+      process.execPath,
+      [CAN_I_DEPLOY_CLI, '--broker-base-url', silent.url, '--version', '1'],
+      {
+        cwd: space.dir,
+        env: cliEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
+    try {
+      await expect.poll(() => silent.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(stderr).toContain(`can-i-deploy: stopped on ${signal}; the Pact CLI was stopped`);
+      expect(stderr).not.toMatch(/\n\s+at /);
+      await expect.poll(() => silent.open(), { timeout: 10_000 }).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
