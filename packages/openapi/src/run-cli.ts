@@ -15,6 +15,7 @@ export interface OpenApiCliIo {
 /** The revision `diff` compares with when none is given. */
 export const DEFAULT_DIFF_REVISION = 'main';
 
+/** The help text, printed by `--help`. */
 export const OPENAPI_USAGE = `Usage: print-contracts-openapi <command> [options]
 
 Commands:

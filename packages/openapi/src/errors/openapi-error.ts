@@ -19,5 +19,6 @@ export class OpenApiError extends CodedError<OpenApiErrorCode> {
 export const isOpenApiError = (error: unknown): error is OpenApiError =>
   hasOneOfCodes(error, OPENAPI_ERROR_CODES);
 
+/** True when `error` carries this package's `code`, from any realm or copy of the package. */
 export const hasOpenApiCode = <T>(error: unknown, code: OpenApiErrorCode): error is T =>
   hasErrorCode<T>(error, code);

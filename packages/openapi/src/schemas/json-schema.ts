@@ -4,6 +4,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** A JSON object: a JSON Schema, an OpenAPI object. */
 export type JsonObject = { [key: string]: Json };
 
+/** True for a JSON object (not an array, not null). */
 export const isJsonObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
