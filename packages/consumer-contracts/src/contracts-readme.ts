@@ -1,3 +1,4 @@
+import { buildOpenApiDocuments, renderOpenApiSection } from '@print-contracts/openapi';
 import { ASSUMED_PREFIX, DOCUMENTED_PREFIX } from './expectations.js';
 import { PRESENT_PATTERN } from './matchers.js';
 import { canonicalJson, type PactFile, type PactInteraction, type PactRuleList } from './pact-files.js';
@@ -39,6 +40,7 @@ export function renderContractsReadme(pacts: ReadonlyMap<string, PactFile>): str
     '',
   ];
   for (const [file, pact] of files) lines.push(...renderPact(file, pact));
+  lines.push(...renderOpenApiSection(buildOpenApiDocuments()));
   return `${lines.join('\n').trimEnd()}\n`;
 }
 

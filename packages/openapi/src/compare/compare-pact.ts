@@ -1,0 +1,111 @@
+import { VERSION_HEADER_EXTENSION, type VersionHeader } from '../document/conventions.js';
+import { isJsonObject, type JsonObject } from '../schemas/json-schema.js';
+
+/** One thing PactFlow's comparator found about one interaction. */
+export interface ComparisonFinding {
+  /** `error` fails the check; `warning` and `info` are reported only. */
+  readonly type: 'error' | 'warning' | 'info';
+  /**
+   * The comparator's stable code, e.g. `response.body.incompatible`, or the kit's own
+   * `request.version-header.missing` / `request.version-header.incompatible`.
+   */
+  readonly code: string;
+  readonly message: string;
+  /** The interaction's description, when the finding is about one. */
+  readonly interaction: string | undefined;
+  /** Where in the pact, e.g. `[root].interactions[3].response.body.lines[0].id`. */
+  readonly pactLocation: string | undefined;
+  /** Where in the document, e.g. `[root].paths./orders/{id}.get.responses.2XX.content…`. */
+  readonly documentLocation: string | undefined;
+}
+
+/** The comparator's API as used here: its published types do not resolve under NodeNext (extensionless re-exports). */
+interface ComparatorModule {
+  Comparator: new (options: { oas?: unknown }) => { compare(pact: unknown): AsyncIterable<unknown> };
+}
+
+interface ComparatorResult {
+  type: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  mockDetails?: { interactionDescription?: string | null; location?: string };
+  specDetails?: { location?: string };
+}
+
+function versionHeaderOf(document: JsonObject): VersionHeader | undefined {
+  const header = document[VERSION_HEADER_EXTENSION];
+  if (!isJsonObject(header) || typeof header.name !== 'string' || typeof header.value !== 'string')
+    return undefined;
+  return { name: header.name, value: header.value, required: header.required !== false };
+}
+
+/**
+ * The kit's own check of the version header, and the interactions without it. PactFlow's
+ * comparator reads `Accept` as content negotiation over the response media types; the vendor
+ * reads it as the version and answers `application/json`, so the comparator would either
+ * refuse every interaction or, given the version's media type, skip validating the bodies.
+ */
+function checkVersionHeader(pact: JsonObject, header: VersionHeader): ComparisonFinding[] {
+  const findings: ComparisonFinding[] = [];
+  const interactions = Array.isArray(pact.interactions) ? pact.interactions : [];
+  interactions.forEach((interaction, index) => {
+    if (!isJsonObject(interaction) || !isJsonObject(interaction.request)) return;
+    const headers = isJsonObject(interaction.request.headers) ? interaction.request.headers : {};
+    const key = Object.keys(headers).find((name) => name.toLowerCase() === header.name.toLowerCase());
+    const raw = key === undefined ? undefined : headers[key];
+    const value = Array.isArray(raw) ? raw.join(', ') : raw;
+    const description = typeof interaction.description === 'string' ? interaction.description : undefined;
+    const at = {
+      interaction: description,
+      pactLocation: `[root].interactions[${index}].request.headers.${header.name}`,
+      documentLocation: `[root].${VERSION_HEADER_EXTENSION}`,
+    };
+    if (value === undefined && header.required) {
+      findings.push({
+        type: 'error',
+        code: 'request.version-header.missing',
+        message: `Request has no ${header.name} header; the document's version needs "${header.value}"`,
+        ...at,
+      });
+    } else if (value !== undefined && value !== header.value) {
+      findings.push({
+        type: 'error',
+        code: 'request.version-header.incompatible',
+        message: `Request ${header.name} "${String(value)}" is not the document's version header "${header.value}"`,
+        ...at,
+      });
+    }
+    if (key !== undefined) delete headers[key];
+  });
+  return findings;
+}
+
+/**
+ * Checks every interaction of one pact against one OpenAPI document with PactFlow's
+ * open-source comparator (the engine of its bi-directional contract testing): path and
+ * method, credentials, headers, query, request body, status, response headers and body. A
+ * response body may hold only what the document describes, so a pact that expects a field
+ * the document lacks is an error. The version header is checked by the kit itself against the
+ * document's `x-version-header` (see `checkVersionHeader`). Both inputs are left as they were.
+ */
+export async function comparePact(document: JsonObject, pact: unknown): Promise<ComparisonFinding[]> {
+  // Loaded on first use: its bundle is large, and most importers of this package never compare.
+  const { Comparator } = (await import('@pactflow/openapi-pact-comparator')) as unknown as ComparatorModule;
+  // The comparator writes into the document it is given (merged parameters, security), so it gets a copy.
+  const comparator = new Comparator({ oas: structuredClone(document) });
+  const copy = structuredClone(pact);
+  const header = versionHeaderOf(document);
+  const findings = header && isJsonObject(copy) ? checkVersionHeader(copy, header) : [];
+  for await (const result of comparator.compare(copy)) {
+    const found = result as ComparatorResult;
+    findings.push({
+      type: found.type,
+      code: found.code,
+      message: found.message,
+      interaction: found.mockDetails?.interactionDescription ?? undefined,
+      pactLocation: found.mockDetails?.location,
+      documentLocation: found.specDetails?.location,
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { DocumentError } from '../errors/document-error.js';
+import { GitRevisionError } from '../errors/git-revision-error.js';
+import { isJsonObject, type JsonObject } from '../schemas/json-schema.js';
+import { diffDocuments } from './diff-documents.js';
+import type { FileChanges } from './render-changes.js';
+
+const run = promisify(execFile);
+
+/** Where the documents live inside the repository. */
+export const DOCUMENTS_PATH = 'contracts/openapi';
+
+async function git(args: readonly string[], cwd: string): Promise<string> {
+  const { stdout } = await run('git', [...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+function parse(text: string, where: string): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DocumentError(`${where} is not JSON: ${(error as Error).message.split('\n')[0]}`, {
+      cause: error,
+    });
+  }
+  if (!isJsonObject(value)) throw new DocumentError(`${where} does not hold a JSON object`);
+  return value;
+}
+
+/** The top of the git work tree `cwd` is in; a `GitRevisionError` outside one. */
+export async function repositoryRoot(cwd: string): Promise<string> {
+  try {
+    return (await git(['rev-parse', '--show-toplevel'], cwd)).trim();
+  } catch (error) {
+    throw new GitRevisionError('HEAD', `${cwd} is not inside a git work tree`, { cause: error });
+  }
+}
+
+/** The documents (`contracts/openapi/*.json`) as committed at `revision`, by file name. */
+export async function documentsAtRevision(revision: string, root: string): Promise<Map<string, JsonObject>> {
+  let commit: string;
+  try {
+    commit = (
+      await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], root)
+    ).trim();
+  } catch (error) {
+    throw new GitRevisionError(revision, `Unknown git revision "${revision.slice(0, 100)}"`, {
+      cause: error,
+    });
+  }
+  const listing = await git(['ls-tree', '--name-only', commit, `${DOCUMENTS_PATH}/`], root);
+  const documents = new Map<string, JsonObject>();
+  for (const path of listing.split('\n').filter((line) => line.endsWith('.json'))) {
+    const name = path.slice(DOCUMENTS_PATH.length + 1);
+    documents.set(name, parse(await git(['show', `${commit}:${path}`], root), `${path} at ${revision}`));
+  }
+  return documents;
+}
+
+/** The documents in the work tree, by file name. */
+export function documentsInWorkTree(root: string): Map<string, JsonObject> {
+  const dir = join(root, DOCUMENTS_PATH);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  } catch {
+    return new Map();
+  }
+  return new Map(
+    names
+      .sort()
+      .map((name) => [name, parse(readFileSync(join(dir, name), 'utf8'), relative(root, join(dir, name)))]),
+  );
+}
+
+/**
+ * What changed in each document between `revision` and the work tree of the repository
+ * `cwd` is in; a document only on one side counts as all added or all removed.
+ */
+export async function diffSinceRevision(revision: string, cwd: string): Promise<FileChanges[]> {
+  const root = await repositoryRoot(cwd);
+  const before = await documentsAtRevision(revision, root);
+  const after = documentsInWorkTree(root);
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return names.map((file) => ({ file, changes: diffDocuments(before.get(file), after.get(file)) }));
+}
