@@ -6,11 +6,11 @@ import {
   operations,
   SECRET_HEADER,
   USER_ID_HEADER,
+  VENDOR_EXAMPLES,
 } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocuments } from '../src/document/build-document.js';
 import { EXAMPLE_PLACEMENTS } from '../src/examples/placement.js';
-import { VENDOR_EXAMPLES } from '../src/examples/vendor-examples.js';
 import type { JsonObject } from '../src/schemas/json-schema.js';
 
 type Operation = JsonObject & {

@@ -1,6 +1,12 @@
-import { API_VERSIONS, type ApiVersion, type OperationName, operations } from '@print-contracts/client';
+import {
+  API_VERSIONS,
+  type ApiVersion,
+  type OperationName,
+  operations,
+  VENDOR_EXAMPLES,
+  type VendorExampleName,
+} from '@print-contracts/client';
 import type { z } from 'zod';
-import { VENDOR_EXAMPLES, type VendorExampleName } from './vendor-examples.js';
 
 /** Which part of an exchange an example shows: the request body, or the success answer's body. */
 export type ExamplePart = 'request' | 'response';

@@ -70,6 +70,10 @@ function tidy(value: Json): Json {
   for (const [key, child] of Object.entries(value)) {
     if (key === '$schema' || key === '$id') continue;
     if ((key === 'minimum' || key === 'maximum') && JS_BOUNDS.has(child)) continue;
+    // `additionalProperties: {}` (a loose object) says no more than leaving it out, but the
+    // comparator reads it as "any undocumented field is promised": a pact relying on a field
+    // the vendor does not document would then pass unnoticed.
+    if (key === 'additionalProperties' && isJsonObject(child) && Object.keys(child).length === 0) continue;
     out[key] = tidy(child);
   }
   return out;

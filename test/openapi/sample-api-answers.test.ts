@@ -12,6 +12,7 @@ import {
   USER_ID_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
+import { buildOpenApiDocuments, comparePact } from '@print-contracts/openapi';
 import {
   CONTROL_BASE_PATH,
   DEMO_CREDENTIALS,
@@ -20,8 +21,6 @@ import {
 } from '@print-contracts/sample-api';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparePact } from '../src/compare/compare-pact.js';
-import { buildOpenApiDocuments } from '../src/document/build-document.js';
 
 /** One recorded exchange, written as a pact interaction so PactFlow's comparator can check it. */
 interface Exchange {
