@@ -5,6 +5,7 @@ import {
   USER_ID_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
+import { type StopSources, untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
 import { describeCatalogue } from './catalogue.js';
 import { CONTROL_BASE_PATH } from './control-surface.js';
 import {
@@ -17,7 +18,6 @@ import {
 import { isSampleApiConfigurationError, SampleApiConfigurationError } from './errors/configuration-error.js';
 import { DEFAULT_HOST, DEFAULT_PROCESSING_DELAY_MS } from './options.js';
 import { startSampleApi } from './server.js';
-import { type StopSources, untilStopped } from './until-stopped.js';
 
 /** Where the command writes, what it reads and what stops it; tests pass their own. */
 export interface CliIo {

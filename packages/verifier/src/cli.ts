@@ -1,21 +1,28 @@
+import { untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
 import { SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
 import { runVerify } from './run-verify.js';
 
-// `pnpm verify`: a thin shell over runVerify. The first SIGINT or SIGTERM (Ctrl-C, a cancelled
-// CI job) stops the replay, tears down what the run created, writes the ledger and the partial
-// reports, and ends with 130 or 143; a second one ends the process at once, leaving the ledger
-// for `pnpm verify --cleanup`. Pact's verifier process exits with its parent (IPC disconnect).
+// `pnpm verify`: a thin shell over runVerify. The first SIGINT, SIGTERM or SIGHUP (Ctrl-C, a
+// cancelled CI job), or the exit of the process that started it, stops the replay, tears down
+// what the run created, writes the ledger and the partial reports, and ends with 130 (SIGINT)
+// or 143 (anything else). A signal a second or more later ends the process at once, leaving
+// the ledger for `pnpm verify --cleanup`; copies of the first (the terminal's and pnpm's)
+// arrive together and do not count. Pact's verifier process exits with its parent (IPC).
+const watch = untilStopped();
 const stop = new AbortController();
-for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) {
-  process.on(signal, () => {
-    const first = stop.signal.reason as StopSignal | undefined;
-    if (first) process.exit(SIGNAL_EXIT_CODES[first]);
-    process.stderr.write(
-      `\n${signal}: stopping; tearing down the orders this run created (again to quit now)…\n`,
-    );
-    stop.abort(signal);
-  });
-}
+void watch.stopped.then((reason) => {
+  const signal: StopSignal = reason === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
+  process.stderr.write(
+    `\n${reason}: stopping; tearing down the orders this run created (again to quit now)…\n`,
+  );
+  stop.abort(signal);
+  setTimeout(() => {
+    watch.dispose();
+    for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.once(name, () => process.exit(SIGNAL_EXIT_CODES[signal]));
+    }
+  }, 1_000).unref();
+});
 
 /**
  * A console stream that stops writing once its reader has gone (`pnpm verify | head`):
@@ -36,3 +43,4 @@ process.exitCode = await runVerify(process.argv.slice(2), {
   cwd: process.cwd(),
   signal: stop.signal,
 });
+watch.dispose();

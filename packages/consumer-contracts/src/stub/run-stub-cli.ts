@@ -13,10 +13,10 @@ import { CONTRACTS_DIR } from '../contracts-output.js';
 import { isStubServerError, StubServerError } from '../errors/stub-server-error.js';
 import { readPact } from '../pact-files.js';
 import { pactFileName } from '../participants.js';
+import { STOP_SIGNALS, type StopSources, untilStopped } from '../until-stopped.js';
 import { INTERACTION_HEADER, NO_INTERACTION_STATUS, STUB_STATE_HEADER } from './stub-front.js';
 import { renderStubTable, stubRoutes } from './stub-guide.js';
 import { type StubServer, startStubServer } from './stub-server.js';
-import { STOP_SIGNALS, type StopSources, untilStopped } from './until-stopped.js';
 
 /** Where the command writes and what stops it; tests pass their own. */
 export interface StubCliIo {
