@@ -100,6 +100,7 @@ describe('the plan', () => {
     const plan = planRun([pact([{ ...get, providerStates: [] }])], everything);
     expect(plan.interactions[0]?.decided).toEqual({
       verdict: 'failed',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the reason quotes Pact's own placeholder
       reason: 'the request injects ${id}, which none of its provider states provides',
     });
   });

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { stripAnsi } from '../report/ansi.js';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with the ESC character.
+const ANSI_CODES = /\u001b\[[0-9;]*m/g;
+
+/** Text without ANSI colour codes (Pact colours its output). */
+export const stripAnsi = (text: string) => text.replace(ANSI_CODES, '');
 
 /** The part of the JSON result of Pact's verifier (pact_ffi `pactffi_verifier_json`) the run reads. */
 const mismatchSchema = z

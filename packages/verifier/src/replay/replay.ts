@@ -8,7 +8,7 @@ import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import type { Verdict } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
-import { type PactVerdict, pactResultSchema, verdictsFrom } from './pact-results.js';
+import { type PactVerdict, pactResultSchema, stripAnsi, verdictsFrom } from './pact-results.js';
 import type { PactRunner } from './pact-runner.js';
 import { Availability, type Exchange, type ForwardRetry } from './proxy/forwarder.js';
 import { startProxy } from './proxy/proxy.js';
@@ -211,7 +211,7 @@ async function replayPact(
         ),
       );
     });
-    return { verdicts, problems, output: parsed.data.output.join('\n'), fallback: 'no verdict' };
+    return { verdicts, problems, output: stripAnsi(parsed.data.output.join('\n')), fallback: 'no verdict' };
   } finally {
     await proxy.close();
   }
