@@ -1,5 +1,9 @@
 import { ENV } from '@print-contracts/client';
+import { EXIT_CODES } from '../exit-codes.js';
 import { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from './credentials.js';
+import { CREATION_TIMEOUT_MS } from './parse-args.js';
+
+const minutes = (ms: number) => `${ms / 60_000} min`;
 
 /** The help text of `pnpm verify`. */
 export const VERIFY_USAGE = `Usage: pnpm verify [options]
@@ -12,8 +16,9 @@ pacts, prints the matrix, writes the reports and stops the sample API.
 
 Target
   --base-url URL            Verify a running API; the URL ends in /api.
-  --mode sample|live        Required with --base-url. live: https only, every order the run
-                            creates is a test order, and non-test creates are not replayed.
+  --mode sample|live        Required with --base-url. sample: a sample-data credential set,
+                            whose orders may never be processed. live: https only, only
+                            test orders are created, only orders this run created are changed.
   --user-id ID              User id (default: ${ENV.userId}).
   --secret-file PATH        Read the secret from a file (default: ${ENV.secret}).
                             The secret is never accepted as an argument.
@@ -31,9 +36,16 @@ Contracts and reports
   --quiet                   Print only the matrix and the summary.
 
 Orders
-  --cleanup                 Cancel the orders an interrupted run left in the ledger, then exit.
+  --order-fixture FILE      The create body to order with: one JSON create body, or
+                            {"v1": body, "v2": body} (default: the kit's example order).
+                            testOrder is forced true; the reference is the run's own.
+  --cleanup                 Cancel what an interrupted run left, then exit: the orders in the
+                            ledger, and those with its run reference where a create got no answer.
   --request-timeout MS      Bound on each request to the target (default 10000).
-  --creation-timeout MS     Bound on waiting for an order's asynchronous creation (default 360000).
+  --retries N               Retries of a request answered 429 or 503, or not answered at all,
+                            with backoff honouring Retry-After (default 4, at most 10).
+  --creation-timeout MS     Bound on waiting for the orders' asynchronous creation, one wait
+                            for all of them (default ${minutes(CREATION_TIMEOUT_MS.sample)} sample, ${minutes(CREATION_TIMEOUT_MS.live)} live).
   --poll-interval MS        Longest pause between polls of an order being created
                             (default 50 for the embedded sample API, 1000 otherwise).
 
@@ -48,4 +60,9 @@ Pact Broker (instead of contracts/ when PACT_BROKER_BASE_URL or --broker-url is 
 
   --help                    Show this help.
 
-Exit status: 0 every verifiable interaction passed, 1 a contract broke, 2 the run could not start.`;
+Exit status
+  ${EXIT_CODES.passed}    every verifiable interaction passed
+  ${EXIT_CODES.failed}    a contract broke (with --strict, also: an interaction not verifiable here)
+  ${EXIT_CODES.notStarted}    the run could not start: bad flags or files, target unreachable or untrusted
+  ${EXIT_CODES.targetUnavailable}    the target stopped answering mid-run (429, 503, network); no contract broke
+  ${EXIT_CODES.interrupted}  stopped by SIGINT, ${EXIT_CODES.terminated} stopped by SIGTERM; both cancel what the run created first`;
