@@ -34,6 +34,8 @@ export function renderContractsReadme(pacts: ReadonlyMap<string, PactFile>): str
     "- **Where each expectation comes from**: every interaction says which of its expectations the vendor's own",
     "  documentation gives (with the page) and which are the kit's assumption where the docs are silent. Where they are",
     '  silent the contract pins only what the client needs: a status class, the presence of a field it reads.',
+    "  [`VENDOR-NOTES.md`](VENDOR-NOTES.md) says where the vendor's docs differed from the kit's first assumptions,",
+    '  and what changed.',
     '- **Bodies** pin field names, types, the order and line status enumerations and documented messages; ids,',
     '  dates and amounts are examples. "or null" is a Pact `OR` rule; "present" means the key must be there with any',
     '  value (Pact cannot say "a list or null").',
