@@ -1,6 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readGenerated, writeGenerated } from '@print-contracts/openapi';
 import { renderContractsReadme } from './contracts-readme.js';
 import { collectPacts, serialisePact } from './pact-files.js';
 
@@ -26,30 +25,11 @@ export function generateContracts(pactDir: string): Map<string, string> {
 }
 
 /** The generated files as committed in `dir` (pact files and README); none when `dir` is absent. */
-export function readContracts(dir: string = CONTRACTS_DIR): Map<string, string> {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return new Map();
-  }
-  return new Map(
-    names
-      .filter(isGenerated)
-      .sort()
-      .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
-  );
-}
+export const readContracts = (dir: string = CONTRACTS_DIR) => readGenerated(dir, isGenerated);
 
 /**
  * Makes `dir` hold exactly `contracts`: writes each file, and deletes generated files (pact
- * files, README) the suite no longer produces, so a removed interaction or version never
- * lingers. Other files in `dir` are left alone.
+ * files, README) the suite no longer produces. Other files (VENDOR-NOTES.md) are left alone.
  */
-export function writeContracts(contracts: ReadonlyMap<string, string>, dir: string = CONTRACTS_DIR): void {
-  mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync(dir)) {
-    if (isGenerated(name) && !contracts.has(name)) rmSync(join(dir, name));
-  }
-  for (const [name, content] of contracts) writeFileSync(join(dir, name), content);
-}
+export const writeContracts = (contracts: ReadonlyMap<string, string>, dir: string = CONTRACTS_DIR) =>
+  writeGenerated(dir, contracts, isGenerated);

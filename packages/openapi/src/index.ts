@@ -31,6 +31,7 @@ export {
 export { DOCUMENTED_EXTENSION } from './document/responses.js';
 export * from './errors/index.js';
 export { EXAMPLE_PLACEMENTS, type ExamplePlacement, placedExamples } from './examples/placement.js';
+export { type IsGenerated, readGenerated, writeGenerated } from './output/generated-folder.js';
 export {
   generateOpenApiDocuments,
   generateOpenApiFiles,

@@ -1,8 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocuments, documentName } from '../document/build-document.js';
 import type { JsonObject } from '../schemas/json-schema.js';
+import { readGenerated, writeGenerated } from './generated-folder.js';
 import { renderHtmlReference } from './html.js';
 import { serialiseDocument } from './serialise.js';
 
@@ -41,29 +40,8 @@ export async function generateOpenApiFiles(): Promise<Map<string, string>> {
 }
 
 /** The generated files as committed in `dir`; none when `dir` is absent. */
-export function readOpenApiFiles(dir: string = OPENAPI_DIR): Map<string, string> {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return new Map();
-  }
-  return new Map(
-    names
-      .filter(isGenerated)
-      .sort()
-      .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
-  );
-}
+export const readOpenApiFiles = (dir: string = OPENAPI_DIR) => readGenerated(dir, isGenerated);
 
-/**
- * Makes `dir` hold exactly `files`: writes each one, and deletes generated files no longer
- * produced (a retired version's document never lingers). Other files are left alone.
- */
-export function writeOpenApiFiles(files: ReadonlyMap<string, string>, dir: string = OPENAPI_DIR): void {
-  mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync(dir)) {
-    if (isGenerated(name) && !files.has(name)) rmSync(join(dir, name));
-  }
-  for (const [name, content] of files) writeFileSync(join(dir, name), content);
-}
+/** Makes `dir` hold exactly `files` of the generated ones; other files are left alone. */
+export const writeOpenApiFiles = (files: ReadonlyMap<string, string>, dir: string = OPENAPI_DIR) =>
+  writeGenerated(dir, files, isGenerated);
