@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OrdersClient } from '@print-contracts/client';
 import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
+import { descendants, killLeftovers, start, waitUntilGone } from '@print-contracts/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  descendants,
-  killLeftovers,
-  start,
-  waitUntilGone,
-} from '../../packages/sample-api/test/helpers/processes.js';
 
 /** Every order of the sample API's first credential set, with its status. */
 async function statuses(api: SampleApi): Promise<string[]> {

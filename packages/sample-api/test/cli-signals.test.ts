@@ -1,11 +1,12 @@
+import { descendants, killLeftovers, portClosed, start, waitUntilGone } from '@print-contracts/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { descendants, killLeftovers, portClosed, start, waitUntilGone } from './helpers/processes.js';
 import { apiHeaders } from './helpers/sample-api.js';
 
 /** The command as the README gives it, run from the repository root. */
 const COMMAND = ['pnpm', 'sample-api', '--processing-delay', '0'] as const;
 
-describe('pnpm sample-api and signals', () => {
+// pnpm and Node start slowly on a busy 2-core machine: a generous bound, never a timing check.
+describe('pnpm sample-api and signals', { timeout: 60_000 }, () => {
   let tracked: number[] = [];
   afterEach(async () => {
     await killLeftovers(tracked);

@@ -1,6 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isHttpError } from '@print-contracts/client';
+import {
+  descendants,
+  killLeftovers,
+  portClosed,
+  type Started,
+  start,
+  waitUntilGone,
+} from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CONTRACTS_DIR,
@@ -11,15 +19,7 @@ import {
   readPact,
 } from '../../src/index.js';
 import { type Driver, driveStub, type StubCase, statusOf, stubCases } from './support/drive-interaction.js';
-import {
-  descendants,
-  killLeftovers,
-  portClosed,
-  STUB_COMMAND,
-  type Started,
-  start,
-  waitUntilGone,
-} from './support/processes.js';
+import { STUB_COMMAND } from './support/stub-command.js';
 
 const files = readdirSync(CONTRACTS_DIR)
   .filter((name) => name.endsWith('.json'))

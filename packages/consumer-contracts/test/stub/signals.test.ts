@@ -1,21 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import {
   descendants,
   findByCommand,
   killLeftovers,
   portClosed,
-  STUB_COMMAND,
   type Started,
   start,
   waitUntilGone,
-} from './support/processes.js';
+} from '@print-contracts/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
+import { STUB_COMMAND } from './support/stub-command.js';
 
 /** The official stub server: the `pact` binary of @pact-foundation/pact-cli, running `stub`. */
 const STUB_SERVER = /[/\\]pact(\.exe)? stub /;
 /** The command's own Node process. */
 const STUB_CLI = /\bnode\b.*dist[/\\]stub[/\\]cli\.js/;
 
-describe(`${STUB_COMMAND} and signals`, () => {
+// pnpm, Node and the stub server start slowly on a busy 2-core machine: a generous bound.
+describe(`${STUB_COMMAND} and signals`, { timeout: 60_000 }, () => {
   let tracked: number[] = [];
   afterEach(async () => {
     await killLeftovers(tracked);

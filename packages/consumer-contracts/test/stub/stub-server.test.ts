@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { API_VERSIONS, isHttpError, OrdersClient } from '@print-contracts/client';
+import { living, waitUntilGone } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANCEL_REASON,
@@ -15,7 +16,6 @@ import {
   startStubServer,
   UNKNOWN_ORDER_ID,
 } from '../../src/index.js';
-import { living, waitUntilGone } from './support/processes.js';
 
 describe.each(API_VERSIONS)('the stub serving the %s contract', (version) => {
   let stub: StubServer;

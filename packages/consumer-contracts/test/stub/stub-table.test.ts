@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { CONTRACTS_DIR, readPact, renderStubTable, STUB_STATE_HEADER, stubRoutes } from '../../src/index.js';
-import { STUB_COMMAND } from './support/processes.js';
+import { STUB_COMMAND } from './support/stub-command.js';
 
 const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
 const START =

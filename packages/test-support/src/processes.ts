@@ -5,11 +5,8 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** The command the root README tells other teams to run; the tests run it exactly so. */
-export const STUB_COMMAND = 'pnpm stub';
-
-/** The repository root, where `pnpm stub` is run as a user runs it. */
-export const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
+/** The repository root, where a test runs `pnpm …` as a user runs it. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface ProcessRow {
   readonly pid: number;
@@ -45,16 +42,6 @@ export async function descendants(pid: number): Promise<number[]> {
   return found;
 }
 
-/** The first of `pids` whose command line (`ps` args) matches `pattern`. */
-export async function findByCommand(pids: readonly number[], pattern: RegExp): Promise<number | undefined> {
-  const { stdout } = await run('ps', ['-o', 'pid=,args=', '-p', pids.join(',')]);
-  for (const line of stdout.split('\n')) {
-    const found = /^\s*(\d+)\s+(.*)$/.exec(line);
-    if (found && pattern.test(found[2] ?? '')) return Number(found[1]);
-  }
-  return undefined;
-}
-
 /** Those of `pids` that still run (a zombie does not). */
 export async function living(pids: readonly number[]): Promise<number[]> {
   const rows = await processTable();
@@ -81,6 +68,16 @@ export function portClosed(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(true));
   });
+}
+
+/** The first of `pids` whose command line (`ps` args) matches `pattern`. */
+export async function findByCommand(pids: readonly number[], pattern: RegExp): Promise<number | undefined> {
+  const { stdout } = await run('ps', ['-o', 'pid=,args=', '-p', pids.join(',')]);
+  for (const line of stdout.split('\n')) {
+    const found = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (found && pattern.test(found[2] ?? '')) return Number(found[1]);
+  }
+  return undefined;
 }
 
 /** A command started by a test, with its output so far and its exit. */
