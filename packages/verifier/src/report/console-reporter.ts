@@ -1,5 +1,6 @@
 import { API_VERSIONS, redact } from '@print-contracts/client';
-import { type InteractionReport, matrixRows, printable, type RunReport, VERDICT_WORDS } from './model.js';
+import { VERDICT_WORDS } from '../plan/plan.js';
+import { type InteractionReport, matrixRows, printable, type RunReport } from './model.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
 export interface TextSink {
