@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ApiVersion, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
-import type { CredentialRole } from '../target/target.js';
+import type { CredentialRole, Target } from '../target/target.js';
 
 /** How an order's life in the ledger ended. */
 export type LedgerOutcome =
@@ -48,12 +48,6 @@ export interface LedgerEntry {
   readonly unresolved: string | undefined;
   readonly outcome: LedgerOutcome | undefined;
 }
-
-/** What `creating` is told; the ledger adds the rest. */
-export type NewLedgerEntry = Pick<
-  LedgerEntry,
-  'target' | 'embedded' | 'controlOrigin' | 'credential' | 'version' | 'source'
->;
 
 type LedgerEvent =
   | ({ event: 'creating' } & Omit<LedgerEntry, 'uuid' | 'id' | 'controlled' | 'unresolved' | 'outcome'>)
@@ -110,7 +104,11 @@ export class Ledger {
   }
 
   /** Records an order about to be created; returns its key. Call before sending the request. */
-  creating(entry: NewLedgerEntry): string {
+  creating(
+    target: Target,
+    entry: Pick<LedgerEntry, 'credential' | 'version' | 'source'>,
+    controlOrigin?: string,
+  ): string {
     const key = `${this.run}-${++this.#counter}`;
     const now = Date.now();
     this.#write({
@@ -120,6 +118,9 @@ export class Ledger {
       reference: this.reference,
       createdAt: new Date(now).toISOString(),
       deadline: new Date(now + this.#creationTimeoutMs).toISOString(),
+      target: target.baseUrl,
+      embedded: target.kind === 'embedded',
+      controlOrigin,
       ...entry,
     });
     return key;

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redact } from '@print-contracts/client';
-import { type Exchange, type ForwardContext, forward } from './forwarder.js';
-import { type FilterContext, filterRequest } from './request-filter.js';
+import { type Exchange, exchangeOf, type ForwardContext, forward } from './forwarder.js';
+import { type FilterContext, filterRequest, parseBody } from './request-filter.js';
 import { answerStateCall, STATE_PATH } from './state-endpoint.js';
 import type { SequenceItem, StateSequence } from './state-sequence.js';
 
@@ -54,14 +54,6 @@ function answer(res: ServerResponse, status: number, body: unknown, own = true):
   res.end(text);
 }
 
-const parseJson = (body: Buffer): unknown => {
-  try {
-    return body.length === 0 ? undefined : (JSON.parse(body.toString('utf8')) as unknown);
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * Starts the proxy of one replay: the state endpoint, then for every other request the
  * request filter and the forwarder. A request already forwarded runs to its end on close
@@ -74,7 +66,7 @@ export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
     const body = await readBody(req);
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'POST' && path === STATE_PATH) {
-      const result = answerStateCall(sequence, parseJson(body));
+      const result = answerStateCall(sequence, parseBody(body));
       if (result.status === 200) return answer(res, 200, result.values, false);
       return answer(res, result.status, { error: result.message });
     }
@@ -88,7 +80,16 @@ export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
       options.filter,
     );
     if (filtered.kind === 'refuse') {
-      options.onExchange(item, refusedExchange(options, req, filtered.reason));
+      const exchange = exchangeOf({
+        version: options.forward.version,
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: (req.url ?? '/').slice(0, 200),
+        ms: 0,
+        attempts: 0,
+        credentials: 'refused',
+        failure: filtered.reason,
+      });
+      options.onExchange(item, exchange);
       return answer(res, filtered.status, {
         message: `Refused by the contract verifier: ${filtered.reason}`,
       });
@@ -134,21 +135,5 @@ export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
       server.closeAllConnections();
       await closed;
     },
-  };
-}
-
-function refusedExchange(options: ProxyOptions, req: IncomingMessage, reason: string): Exchange {
-  return {
-    version: options.forward.version,
-    method: (req.method ?? 'GET').toUpperCase(),
-    path: (req.url ?? '/').slice(0, 200),
-    status: undefined,
-    ms: 0,
-    attempts: 0,
-    credentials: 'refused',
-    failure: reason,
-    unavailable: false,
-    deprecation: undefined,
-    sunset: undefined,
   };
 }

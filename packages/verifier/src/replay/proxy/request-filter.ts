@@ -49,12 +49,14 @@ export type Filtered =
 const USER_ID = USER_ID_HEADER.toLowerCase();
 const SECRET = SECRET_HEADER.toLowerCase();
 
-function parseBody(body: Buffer): unknown {
+/** The body as JSON; `undefined` when empty, the text itself when it is not JSON. */
+export function parseBody(body: Buffer | string): unknown {
   if (body.length === 0) return undefined;
+  const text = body.toString();
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
-    return body.toString('utf8');
+    return text;
   }
 }
 
