@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ENV } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
+import { readFlagFile } from './paths.js';
 import type { Credentials } from './verify-options.js';
 
 /** A second credential set, for the tenant-isolation interactions on URL targets. */
@@ -12,17 +11,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const present = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
-/** Reads a secret from a file (first line, trimmed); the message never shows the content. */
-export function readSecretFile(path: string, cwd: string, flag: string): string {
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, path), 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `${flag} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-  const secret = text.split(/\r?\n/)[0]?.trim();
+/** The secret on the first line of a file (trimmed); the message never shows the content. */
+function readSecretFile(path: string, cwd: string, flag: string): string {
+  const secret = readFlagFile(flag, path, cwd).split(/\r?\n/)[0]?.trim();
   if (!secret) throw new UsageError(`${flag} ${path} is empty; put the secret on its first line`);
   return secret;
 }
