@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReplayError } from '../errors/replay-error.js';
+import type { BrokerOptions } from '../options/verify-options.js';
 
 /** One run of Pact's verifier over some pact sources, against one loopback proxy. */
 export interface VerifyJob {
@@ -14,7 +15,7 @@ export interface VerifyJob {
   readonly timeoutMs: number;
   readonly files?: readonly string[];
   readonly urls?: readonly string[];
-  readonly brokerAuth?: { readonly token?: string; readonly username?: string; readonly password?: string };
+  readonly brokerAuth?: BrokerOptions['auth'];
   /** A regular expression on descriptions: Pact replays only the interactions it matches. */
   readonly filterDescription?: string;
   /**

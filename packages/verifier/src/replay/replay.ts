@@ -1,18 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Dispatcher } from 'undici';
 import type { ArrangedInteraction, Arrangement } from '../arrange/arrange.js';
 import { isReplayError } from '../errors/replay-error.js';
-import type { Ledger } from '../ledger/ledger.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import type { Verdict } from '../plan/plan.js';
-import type { Target } from '../target/target.js';
 import { type PactVerdict, pactResultSchema, stripAnsi, verdictsFrom } from './pact-results.js';
 import type { PactRunner, VerifyJob } from './pact-runner.js';
-import { Availability, type Exchange, type ForwardRetry } from './proxy/forwarder.js';
+import { Availability, type Exchange, type ForwardContext } from './proxy/forwarder.js';
 import { startProxy } from './proxy/proxy.js';
-import { parseBody } from './proxy/request-filter.js';
+import { type FilterContext, parseBody } from './proxy/request-filter.js';
 import { type SequenceItem, StateSequence } from './proxy/state-sequence.js';
 
 /** One interaction after the replay: its verdict, and every request the proxy saw for it. */
@@ -36,21 +33,13 @@ export interface Replayed {
   readonly problems: readonly string[];
 }
 
-export interface ReplayOptions {
+export interface ReplayOptions
+  extends FilterContext,
+    Omit<ForwardContext, 'availability' | 'version' | 'source'> {
   readonly runner: PactRunner;
-  readonly target: Target;
-  readonly dispatcher: Dispatcher;
-  readonly ledger: Ledger;
-  readonly secrets: readonly string[];
-  readonly timeoutMs: number;
-  /** How the proxy rides out a busy target. */
-  readonly retry: ForwardRetry;
-  /** Order ids the arrange stage proved do not exist: requests may address them in live mode. */
-  readonly missing: ReadonlySet<string>;
   /** Where the pact files Pact replays are written. */
   readonly scratch: string;
-  /** An empty CA store for Pact's native core when it talks to loopback only (it skips loading the system's). */
-  readonly emptyCaStore: { readonly file: string; readonly dir: string } | undefined;
+  readonly emptyCaStore: VerifyJob['emptyCaStore'];
   readonly broker: BrokerOptions | undefined;
   readonly appVersion: string;
   readonly interrupted: () => boolean;
@@ -124,7 +113,7 @@ async function replayPact(
   const stateSequence = new StateSequence(sequenceItems);
   const proxy = await startProxy({
     sequence: stateSequence,
-    filter: { target: options.target, ledger: options.ledger, missing: options.missing },
+    filter: options,
     forward: { ...options, availability, version: pact.version },
     onExchange: (item, exchange) => {
       exchanges.set(item.id, [...(exchanges.get(item.id) ?? []), exchange]);
