@@ -7,10 +7,8 @@ import {
 import type { OrderBodies } from '../options/verify-options.js';
 
 /**
- * The body of an order the run creates: the user's fixture (or the kit's example) for the
- * version, always a test order, with the run's reference so `--cleanup` can find it even
- * when its uuid never came back. `unknown` orders a product no vendor sells instead, whose
- * asynchronous creation fails: the "creation failed" state.
+ * The body of an order the run creates: a test order with the run's reference (so `--cleanup`
+ * finds it without its uuid); `unknown` orders a product no vendor sells, whose creation fails.
  */
 export function orderBody(
   bodies: OrderBodies,

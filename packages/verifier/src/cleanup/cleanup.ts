@@ -20,11 +20,9 @@ export interface CleanupIo {
 }
 
 /**
- * `pnpm verify --cleanup`: settles every order the ledger still holds open (an interrupted
- * or killed run's), on whatever target each was created, with the credentials from the
- * environment or the flags. Orders with a uuid are cancelled; creates whose answer never
- * came are found by the run's reference in the target's list once their creation window
- * has passed. Exits 0 when the ledger is empty afterwards, 1 while anything remains unsure.
+ * `pnpm verify --cleanup`: settles every order the ledger holds open, on its own target, with
+ * the credentials of the environment or the flags; creates without a uuid are found by their
+ * run's reference. Exits 0 when the ledger is empty afterwards, 1 while anything is unsure.
  */
 export async function runCleanup(command: CleanupCommand, io: CleanupIo): Promise<ExitCode> {
   const ledger = Ledger.open(command.ledgerPath, 'cleanup', command.creationTimeoutMs);

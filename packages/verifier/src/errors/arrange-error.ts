@@ -1,10 +1,5 @@
 import { hasVerifierCode, VERIFIER_ERROR_CODES, VerifierError } from './verifier-error.js';
 
-/**
- * How an interaction that relies on a state that could not be arranged is judged: the state
- * does not hold here, the target stopped answering, or the target answered something the
- * contract does not allow while being arranged (a broken contract).
- */
 export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed';
 
 /**

@@ -41,7 +41,7 @@ export interface PlannedInteraction {
   readonly decided: Decision | undefined;
   /** One per provider state, in the pact's order; undefined for a state with nothing to arrange. */
   readonly fixtures: readonly (FixtureRequest | undefined)[];
-  /** `real`: it carries the placeholder credentials (swapped for real ones); `refused`: none or wrong ones. */
+  /** `real`: it carries the placeholders (swapped for real credentials); `refused`: none or wrong ones. */
   readonly credentials: 'real' | 'refused';
   /** It would create an order at the target (however its path is spelled). */
   readonly creates: boolean;

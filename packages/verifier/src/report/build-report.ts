@@ -29,9 +29,9 @@ export interface ReportContext {
 const RETIRED_AFTER = 2;
 
 /**
- * The report stage: one record of the run, built from the replay's verdicts and the
- * settle stage's count, with what it learned of whole versions; every text in it printable
- * and free of secrets. The console, JSON, JUnit and Markdown reports are all renderings of it.
+ * The report stage: one record of the run from the replay's verdicts and the settlement, with
+ * what it learned of whole versions, every text printable and free of secrets. The console,
+ * JSON, JUnit and Markdown reports all render it.
  */
 export function buildReport(replayed: Replayed, settlement: Settlement, context: ReportContext): RunReport {
   const clean = (text: string) => printable(redact(text, context.secrets));

@@ -95,11 +95,7 @@ export function countByVersion(
   return result;
 }
 
-/**
- * The exit status (the table is in `exit-codes.ts`): a signal first, then a broken contract
- * (with `strict`, an interaction not verifiable here counts as one), then a target that
- * became unavailable. Interactions not verifiable here never count as passed.
- */
+/** The exit status: a signal, a broken contract (with `strict`, also one not verifiable), a target down. */
 export function exitCodeFor(totals: Counts, strict: boolean, stoppedBy: StopSignal | undefined): ExitCode {
   if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
   if (totals.failed > 0 || (strict && totals.notVerifiable > 0)) return EXIT_CODES.failed;
@@ -130,11 +126,7 @@ export function matrixRows(interactions: readonly InteractionReport[]): MatrixRo
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/**
- * Text from a pact or a target made safe to print: control characters (a CR/LF that would
- * forge a line, an ANSI escape that would recolour a terminal or hide text) are written as
- * visible escapes, `\n`, `\u001b`.
- */
+/** Text from a pact or a target, its control characters (a forged line, an ANSI escape) made visible. */
 export function printable(text: string): string {
   return text.replace(CONTROL, (char) => {
     if (char === '\n') return '\\n';

@@ -3,9 +3,8 @@ import type { Credentials, TargetMode } from '../options/verify-options.js';
 /** Which credential set of the target a request or an order belongs to. */
 export type CredentialRole = 'main' | 'other';
 
-/** What the run verifies against, once resolved. */
+/** What the run verifies against: the sample API in-process, or a `--base-url`. */
 export interface Target {
-  /** `embedded`: the sample API started in-process; `url`: given with `--base-url`. */
   readonly kind: 'embedded' | 'url';
   /** Ends in `/api`. */
   readonly baseUrl: string;

@@ -55,10 +55,9 @@ function answer(res: ServerResponse, status: number, body: unknown, own = true):
 }
 
 /**
- * Starts the proxy of one replay: the state endpoint, then for every other request the
- * request filter and the forwarder. A request already forwarded runs to its end on close
- * (bounded by its timeout), so a create the target accepted still brings its uuid to the
- * ledger, even when Pact was stopped.
+ * Starts the proxy of one replay: the state endpoint, else the request filter and the
+ * forwarder. On close a forwarded request runs to its end (bounded by its timeout), so an
+ * accepted create still brings its uuid to the ledger even when Pact was stopped.
  */
 export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
   const { sequence } = options;
