@@ -2,7 +2,7 @@ import { redact } from '@print-contracts/client';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
-import type { Credentials, VerifyCommand } from '../options/verify-options.js';
+import type { VerifyCommand } from '../options/verify-options.js';
 import { describeEntry, settleOrders } from '../settle/settle-orders.js';
 import { TargetClients } from '../target/clients.js';
 import { scanByReference } from './reference-scan.js';
@@ -46,14 +46,13 @@ export async function runCleanup(command: CleanupCommand, io: CleanupIo): Promis
     if (!main) return undefined;
     let found = clients.get(entry.target);
     if (!found) {
-      const credentials: { main: Credentials; other: Credentials | undefined } = { main, other };
       found = new TargetClients(
         {
           kind: 'url',
           baseUrl: entry.target,
           mode: 'sample',
           controlOrigin: entry.controlOrigin,
-          credentials,
+          credentials: { main, other },
         },
         command.requestTimeoutMs,
       );

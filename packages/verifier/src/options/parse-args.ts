@@ -85,6 +85,10 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
   const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
   const requestTimeoutMs = milliseconds('--request-timeout', values['request-timeout'], 10_000);
+  const creationTimeoutMs = (fallback: number) =>
+    milliseconds('--creation-timeout', values['creation-timeout'], fallback);
+  const pollIntervalMs = (fallback: number) =>
+    milliseconds('--poll-interval', values['poll-interval'], fallback);
   const credentialFlags = {
     userId: values['user-id'],
     secretFile: values['secret-file'],
@@ -96,12 +100,8 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
       kind: 'cleanup',
       ledgerPath,
       requestTimeoutMs,
-      creationTimeoutMs: milliseconds(
-        '--creation-timeout',
-        values['creation-timeout'],
-        CREATION_TIMEOUT_MS.live,
-      ),
-      pollIntervalMs: milliseconds('--poll-interval', values['poll-interval'], 1_000),
+      creationTimeoutMs: creationTimeoutMs(CREATION_TIMEOUT_MS.live),
+      pollIntervalMs: pollIntervalMs(1_000),
       credentialFlags,
     };
   }
@@ -118,16 +118,8 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
     strict: values.strict ?? false,
     quiet: values.quiet ?? false,
     requestTimeoutMs,
-    creationTimeoutMs: milliseconds(
-      '--creation-timeout',
-      values['creation-timeout'],
-      CREATION_TIMEOUT_MS[mode],
-    ),
-    pollIntervalMs: milliseconds(
-      '--poll-interval',
-      values['poll-interval'],
-      target.kind === 'embedded' ? 50 : 1_000,
-    ),
+    creationTimeoutMs: creationTimeoutMs(CREATION_TIMEOUT_MS[mode]),
+    pollIntervalMs: pollIntervalMs(target.kind === 'embedded' ? 50 : 1_000),
     retries: count('--retries', values.retries, 4, 10),
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
   };

@@ -6,6 +6,12 @@ export interface Credentials {
   readonly secret: string;
 }
 
+export interface TargetCredentials {
+  readonly main: Credentials;
+  /** A second set, for the tenant-isolation interactions. */
+  readonly other: Credentials | undefined;
+}
+
 /** `sample`: an unlinked credential set answering sample data; `live`: real orders (test orders only). */
 export type TargetMode = 'sample' | 'live';
 
@@ -25,7 +31,7 @@ export type TargetOptions =
       readonly baseUrl: string;
       readonly mode: TargetMode;
       readonly control: boolean;
-      readonly credentials: { readonly main: Credentials; readonly other: Credentials | undefined };
+      readonly credentials: TargetCredentials;
     };
 
 /** The create bodies the run orders with, per version: the user's `--order-fixture`, or the kit's example. */

@@ -1,4 +1,4 @@
-import type { Credentials, TargetMode } from '../options/verify-options.js';
+import type { TargetCredentials, TargetMode } from '../options/verify-options.js';
 
 /** Which credential set of the target a request or an order belongs to. */
 export type CredentialRole = 'main' | 'other';
@@ -11,11 +11,7 @@ export interface Target {
   readonly mode: TargetMode;
   /** Origin of the sample API's control surface, when the target has one. */
   readonly controlOrigin: string | undefined;
-  readonly credentials: {
-    readonly main: Credentials;
-    /** A second credential set, for the tenant-isolation interactions. */
-    readonly other: Credentials | undefined;
-  };
+  readonly credentials: TargetCredentials;
 }
 
 /** Every secret the run knows of the target, for redaction. */
