@@ -15,6 +15,7 @@ import type { OrderBodies } from '../options/verify-options.js';
 import type { CreatedSpec } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
+import type { ArrangedOrder } from './listed-orders.js';
 import { bodyKey, orderBody } from './order-bodies.js';
 
 /** What the vendor's docs name as the causes of an order that never gets placed. */
@@ -29,13 +30,6 @@ export interface CreatedOrdersOptions {
   readonly timeoutMs: number;
   /** Aborts the waits (an interrupt); a create already sent still runs to its answer. */
   readonly signal: AbortSignal;
-}
-
-/** An order the run created and saw readable, and how it was arranged. */
-export interface ReadyOrder {
-  readonly id: number;
-  readonly uuid: string;
-  readonly how: string;
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -54,8 +48,8 @@ export class CreatedOrders {
     this.#options = options;
   }
 
-  /** Creates, waits for and finishes one order as `spec` says. Throws `ArrangeError`. */
-  async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ReadyOrder> {
+  /** Creates, waits for and finishes one order as `spec` says, and says how. Throws `ArrangeError`. */
+  async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ArrangedOrder> {
     const { clients, ledger, signal } = this.#options;
     const client = clients.client(spec.credential, version);
     const controlled =

@@ -13,8 +13,8 @@ import type { CredentialRole } from '../target/target.js';
 const MAX_DETAILS = 20;
 const DETAIL_CONCURRENCY = 4;
 
-/** A listed order that has what a state asks, and how it was found. */
-export interface ListedOrder {
+/** An order that has what a state asks (listed, or created), and how it was found. */
+export interface ArrangedOrder {
   readonly id: number;
   readonly uuid: string | undefined;
   readonly how: string;
@@ -71,7 +71,7 @@ export class ListedOrders {
     version: ApiVersion,
     want: ListedWant,
     needsUuid: boolean,
-  ): Promise<ListedOrder | undefined> {
+  ): Promise<ArrangedOrder | undefined> {
     const candidates = (await this.page(role, version)).filter(
       (order) =>
         (!needsUuid || order.uuid !== null) && (want.kind !== 'status' || order.status === want.status),

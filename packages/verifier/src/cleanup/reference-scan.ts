@@ -8,7 +8,7 @@ import {
 } from '@print-contracts/client';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
-export const MAX_SCAN_PAGES = 100;
+const MAX_SCAN_PAGES = 100;
 /** Orders dated this long before the run's first create are still read: clocks differ. */
 const CLOCK_SKEW_MS = 15 * 60_000;
 

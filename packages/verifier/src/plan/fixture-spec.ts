@@ -10,17 +10,14 @@ export type ListedWant =
   /** A line with a customer discount. */
   | { readonly kind: 'discounted' };
 
-/** What to do with an order the run creates, once it is readable. */
-export type AfterCreation = 'nothing' | 'cancel' | 'in-production' | 'shipped' | 'completed';
-
 /** An order the run creates through the public API (always a test order of the run's reference). */
 export interface CreatedSpec {
   readonly kind: 'created';
   readonly credential: CredentialRole;
   /** `unknown`: a product no vendor sells, whose asynchronous creation fails (that is the state). */
   readonly product: 'fixture' | 'unknown';
-  /** `in-production`, `shipped`, `completed`: through the control surface only. */
-  readonly after: AfterCreation;
+  /** What to do once it is readable; `in-production`, `shipped`, `completed` through the control surface. */
+  readonly after: 'nothing' | 'cancel' | 'in-production' | 'shipped' | 'completed';
   /** The status the order must show once arranged, when the state promises one. */
   readonly expectStatus?: OrderStatus;
 }
