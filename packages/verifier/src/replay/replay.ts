@@ -124,19 +124,27 @@ async function replayPact(
     },
   });
   try {
-    let source: Pick<VerifyJob, 'files' | 'urls' | 'filterDescription'>;
-    if (publish) {
+    let source: Pick<
+      VerifyJob,
+      'files' | 'urls' | 'filterDescription' | 'brokerAuth' | 'publish' | 'emptyCaStore'
+    >;
+    if (publish && options.broker) {
+      const { auth, providerVersion, providerBranch } = options.broker;
       source = {
         urls: [pact.source.kind === 'broker' ? pact.source.url : ''],
         filterDescription: `^(?:${[...descriptions].map(escapeRustRegex).join('|')})$`,
+        brokerAuth: auth,
+        publish: {
+          providerVersion: providerVersion ?? '',
+          ...(providerBranch ? { branch: providerBranch } : {}),
+        },
       };
     } else {
       const file = join(options.scratch, `pact-${index}.json`);
       const interactions = replayed.map((item) => item.planned.interaction.raw);
       await writeFile(file, JSON.stringify({ ...pact.document, interactions }));
-      source = { files: [file] };
+      source = { files: [file], ...(options.emptyCaStore ? { emptyCaStore: options.emptyCaStore } : {}) };
     }
-    const broker = options.broker;
     const outcome = await options.runner.verify({
       provider: pact.provider,
       host: proxy.host,
@@ -146,16 +154,6 @@ async function replayPact(
       // Longer than the proxy's retries, so the proxy explains a slow target first.
       timeoutMs: (options.timeoutMs + options.retry.maxDelayMs) * (options.retry.attempts + 1),
       ...source,
-      ...(publish && broker
-        ? {
-            brokerAuth: broker.auth,
-            publish: {
-              providerVersion: broker.providerVersion ?? '',
-              ...(broker.providerBranch ? { branch: broker.providerBranch } : {}),
-            },
-          }
-        : {}),
-      ...(options.emptyCaStore && !publish ? { emptyCaStore: options.emptyCaStore } : {}),
       appVersion: options.appVersion,
     });
     const parsed = pactResultSchema.safeParse(parseBody(outcome.json));
