@@ -14,8 +14,6 @@ const mismatchSchema = z
     path: z.string().optional(),
     key: z.string().optional(),
     parameter: z.string().optional(),
-    expected: z.unknown().optional(),
-    actual: z.unknown().optional(),
   })
   .loose();
 
