@@ -16,7 +16,7 @@ import type { CreatedSpec } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
 import type { ArrangedOrder } from './listed-orders.js';
-import { bodyKey, orderBody } from './order-bodies.js';
+import { orderBody } from './order-bodies.js';
 
 /** What the vendor's docs name as the causes of an order that never gets placed. */
 const PLACEMENT_CAUSES =
@@ -62,7 +62,7 @@ export class CreatedOrders {
       await this.#waitForFailure(client, key, uuid);
       return { id: 0, uuid, how: `created order ${uuid} for a product no vendor sells; its creation failed` };
     }
-    let order = await this.#wait(client, key, uuid, bodyKey(version, spec.product));
+    let order = await this.#wait(client, key, uuid, `${version}|${spec.product}`);
     let how = `created test order ${order.id}`;
     if (spec.after === 'cancel') {
       await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal });

@@ -29,6 +29,3 @@ export function orderBody(
         };
   return { ...body, orderLines: [unknown] } as CreateOrderV1 | CreateOrderV2;
 }
-
-/** Orders of the same body share their fate: when one fails creation, the others will too. */
-export const bodyKey = (version: ApiVersion, product: 'fixture' | 'unknown') => `${version}|${product}`;

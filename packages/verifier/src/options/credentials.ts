@@ -19,9 +19,8 @@ function readSecretFile(path: string, cwd: string, flag: string): string {
 }
 
 /**
- * The main credential set of a URL target: the user id from `--user-id` or
- * `PRINT_API_USER_ID`, the secret from `--secret-file` or `PRINT_API_SECRET` only (never a
- * visible argument). A missing one is a `UsageError` naming where to put it.
+ * The main credential set of a URL target; the secret comes from a file or the environment,
+ * never a visible argument. A missing part is a `UsageError` naming where to put it.
  */
 export function mainCredentials(
   flags: { userId?: string; secretFile?: string },

@@ -82,9 +82,8 @@ function interactionReport(item: ReplayedInteraction, clean: (text: string) => s
 }
 
 /**
- * A version the target no longer serves: every request of it that carried real credentials
- * was refused, all with one status. Said once, as a finding about the version; its
- * interactions keep their own verdicts.
+ * A version the target no longer serves (every request of it with real credentials refused
+ * with one status), said once; its interactions keep their own verdicts.
  */
 function versionFindings(exchanges: readonly Exchange[]): VersionFinding[] {
   const findings: VersionFinding[] = [];
