@@ -2,12 +2,11 @@ import { untilStopped } from '@print-contracts/consumer-contracts/until-stopped'
 import { SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
 import { runVerify } from './run-verify.js';
 
-// `pnpm verify`: a thin shell over runVerify. The first SIGINT, SIGTERM or SIGHUP (Ctrl-C, a
-// cancelled CI job), or the exit of the process that started it, stops the replay, tears down
-// what the run created, writes the ledger and the partial reports, and ends with 130 (SIGINT)
-// or 143 (anything else). A signal a second or more later ends the process at once, leaving
-// the ledger for `pnpm verify --cleanup`; copies of the first (the terminal's and pnpm's)
-// arrive together and do not count. Pact's verifier process exits with its parent (IPC).
+// `pnpm verify`: a thin shell over runVerify. The first SIGINT, SIGTERM or SIGHUP (or the
+// exit of its parent) stops the replay, tears down what the run created, writes the ledger and
+// the partial reports, and ends with 130 (SIGINT) or 143. A signal a second or more later ends
+// the process at once, leaving the ledger for `--cleanup`; copies of the first (the terminal's
+// and pnpm's) arrive together and do not count. Pact's process exits with its parent (IPC).
 const watch = untilStopped();
 const stop = new AbortController();
 void watch.stopped.then((reason) => {
@@ -24,10 +23,7 @@ void watch.stopped.then((reason) => {
   }, 1_000).unref();
 });
 
-/**
- * A console stream that stops writing once its reader has gone (`pnpm verify | head`):
- * the run must still finish and tear down what it created.
- */
+/** A console stream that stops writing once its reader has gone (`| head`): the run must still tear down. */
 function sink(stream: NodeJS.WriteStream) {
   let open = true;
   stream.on('error', () => {

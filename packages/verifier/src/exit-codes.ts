@@ -1,15 +1,11 @@
 /**
- * Exit statuses of `pnpm verify` (and `--cleanup`), the one table every part reads. When
- * several apply, the first in this order wins: a signal, a run that could not start, a
- * broken contract, an unavailable target.
+ * Exit statuses of `pnpm verify` (and `--cleanup`). When several apply, the first in this
+ * order wins: a signal, a run that could not start, a broken contract, an unavailable target.
  */
 export const EXIT_CODES = {
-  /** Every verifiable interaction passed (and, for `--cleanup`, nothing is left open). */
+  /** Every verifiable interaction passed (for `--cleanup`: nothing is left open). */
   passed: 0,
-  /**
-   * A contract broke (or, with `--strict`, an interaction was not verifiable here); for
-   * `--cleanup`, orders remain whose fate it cannot prove.
-   */
+  /** A contract broke (or, with `--strict`, one was not verifiable); for `--cleanup`: orders remain. */
   failed: 1,
   /** The run could not start: bad flags or files, unreadable pact, unreachable or untrusted target. */
   notStarted: 2,

@@ -47,15 +47,29 @@ const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { 
 
 /**
  * The `pnpm verify` command as a function: options → plan → arrange → replay → settle →
- * report, or `--cleanup`. Resolves with the exit status of `EXIT_CODES`. A problem that stops
- * the run before anything was created prints one line on stderr and gives 2; nothing it
- * prints holds a secret. It starts Pact's verifier for a verification only, and stops it.
+ * report, or `--cleanup`; resolves with its `EXIT_CODES` status. A problem before anything
+ * was created is one line on stderr and exit 2; nothing it prints holds a secret.
  */
 export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<ExitCode> {
   const secrets = [ENV.secret, OTHER_SECRET_ENV, 'PACT_BROKER_TOKEN', 'PACT_BROKER_PASSWORD']
     .map((name) => io.env[name])
     .filter((value): value is string => Boolean(value));
-  const fail = (error: unknown): ExitCode => {
+  try {
+    const command = parseVerifyArgs(argv, io.env, io.cwd);
+    if (command.kind === 'help') {
+      io.stdout.write(`${VERIFY_USAGE}\n`);
+      return EXIT_CODES.passed;
+    }
+    if (command.kind === 'verify') return await verify(command.options, io, secrets);
+    const reporter = new ConsoleReporter(io.stdout, { quiet: false, secrets });
+    return await runCleanup(command, {
+      say: (line) => reporter.say(line),
+      env: io.env,
+      cwd: io.cwd,
+      signal: io.signal ?? new AbortController().signal,
+      secrets,
+    });
+  } catch (error) {
     const known = isVerifierError(error);
     const message = error instanceof Error ? error.message : String(error);
     // Not one of the verifier's own errors: a bug. One line, no stack trace, no secret.
@@ -63,26 +77,6 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
     const usage = known && error.code === 'ERR_VERIFY_USAGE' ? ' (see pnpm verify --help)' : '';
     io.stderr.write(`verify: ${redact(text, secrets)}${usage}\n`);
     return EXIT_CODES.notStarted;
-  };
-  try {
-    const command = parseVerifyArgs(argv, io.env, io.cwd);
-    if (command.kind === 'help') {
-      io.stdout.write(`${VERIFY_USAGE}\n`);
-      return EXIT_CODES.passed;
-    }
-    const reporter = new ConsoleReporter(io.stdout, { quiet: false, secrets });
-    if (command.kind === 'cleanup') {
-      return await runCleanup(command, {
-        say: (line) => reporter.say(line),
-        env: io.env,
-        cwd: io.cwd,
-        signal: io.signal ?? new AbortController().signal,
-        secrets,
-      });
-    }
-    return await verify(command.options, io, secrets);
-  } catch (error) {
-    return fail(error);
   }
 }
 

@@ -1,12 +1,10 @@
 import { isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
 import { findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
-import { ArrangeError, type ArrangeVerdict, isArrangeError } from '../errors/arrange-error.js';
-import type { Ledger } from '../ledger/ledger.js';
-import type { OrderBodies } from '../options/verify-options.js';
+import { ArrangeError, type ArrangeVerdict } from '../errors/arrange-error.js';
 import type { FixtureRequest } from '../plan/fixture-spec.js';
-import type { Decision, Plan, PlannedInteraction } from '../plan/plan.js';
+import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
-import { CreatedOrders, unavailable } from './created-orders.js';
+import { CreatedOrders, type CreatedOrdersOptions, unavailable } from './created-orders.js';
 import { ListedOrders } from './listed-orders.js';
 import { SampleDataProbe } from './sample-data.js';
 
@@ -35,13 +33,7 @@ export interface Arrangement {
   readonly interactions: readonly ArrangedInteraction[];
 }
 
-export interface ArrangeOptions {
-  readonly clients: TargetClients;
-  readonly ledger: Ledger;
-  readonly bodies: OrderBodies;
-  readonly pollIntervalMs: number;
-  readonly timeoutMs: number;
-  readonly signal: AbortSignal;
+export interface ArrangeOptions extends CreatedOrdersOptions {
   /** A progress line, as each state settles. */
   readonly progress: (line: string) => void;
 }
@@ -50,20 +42,13 @@ type FixtureResult =
   | { readonly ok: true; readonly values: StateValues; readonly how: string; readonly ms: number }
   | { readonly ok: false; readonly verdict: ArrangeVerdict; readonly reason: string; readonly ms: number };
 
-const VERDICT_WORDS: Readonly<Record<ArrangeVerdict, string>> = {
-  failed: 'FAILED',
-  'not-verifiable': 'not verifiable here',
-  'target-unavailable': 'target unavailable',
-};
-
 const clip = (text: string) => (text.length > 240 ? `${text.slice(0, 239)}…` : text);
 
 /**
- * The arrange stage: reaches every fixture of the plan on the target, all at the same time,
- * each once: an order the target lists for requests that only read, an order the run creates
- * (ledgered first, one bounded wait each), the control surface, a check. On a sample-data
- * set it also finds out what the set does with requests (`SampleDataProbe`). Every
- * interaction comes out ready, with its state values, or decided with the reason.
+ * The arrange stage: reaches every fixture of the plan at once, each once (a listed order for
+ * read-only requests, an order the run creates, the control surface, a check), and on a
+ * sample-data set probes what the set does with requests. Every interaction comes out ready
+ * with its state values, or decided with the reason.
  */
 export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
   const { clients, signal } = options;
@@ -83,22 +68,14 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
       fixture.spec.kind === 'listed' ? [{ role: fixture.spec.credential, version: fixture.version }] : [],
     ),
   );
+  const context: Reach = { created, listed, clients, plannedCreates: plan.plannedCreates, signal };
   const results = new Map<string, Promise<FixtureResult>>();
   for (const fixture of plan.fixtures) {
     const started = performance.now();
-    const result = reach(fixture, {
-      created,
-      listed,
-      clients,
-      plannedCreates: plan.plannedCreates,
-      signal,
-    }).then(
-      (reached): FixtureResult => ({ ok: true, ...reached, ms: Math.round(performance.now() - started) }),
-      (error: unknown): FixtureResult => ({
-        ok: false,
-        ...failure(error),
-        ms: Math.round(performance.now() - started),
-      }),
+    const ms = () => Math.round(performance.now() - started);
+    const result = reach(fixture, context).then(
+      (reached): FixtureResult => ({ ok: true, ...reached, ms: ms() }),
+      (error: unknown): FixtureResult => ({ ok: false, ...failure(error), ms: ms() }),
     );
     void result.then((settled) => options.progress(stateLine(fixture, settled, users.get(fixture.key) ?? 0)));
     results.set(fixture.key, result);
@@ -106,9 +83,10 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
 
   const interactions = await Promise.all(
     plan.interactions.map(async (planned): Promise<ArrangedInteraction> => {
-      if (planned.decided) return { planned, decided: planned.decided, states: [] };
+      const decide = (decided: Decision): ArrangedInteraction => ({ planned, decided, states: [] });
+      if (planned.decided) return decide(planned.decided);
       const settled = await Promise.all(
-        planned.fixtures.map((fixture) => (fixture ? results.get(fixture.key) : undefined)),
+        planned.fixtures.map((fixture) => fixture && results.get(fixture.key)),
       );
       const states: (ArrangedState | undefined)[] = [];
       for (const [index, result] of settled.entries()) {
@@ -119,21 +97,20 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
         }
         if (!result.ok) {
           const reason = `state "${fixture.label}" could not be arranged: ${result.reason}`;
-          return { planned, decided: { verdict: result.verdict, reason }, states: [] };
+          return decide({ verdict: result.verdict, reason });
         }
         const missing = (findProviderState(fixture.state)?.provides ?? []).filter(
           (name) => result.values[name] === undefined,
         );
         if (missing.length > 0) {
           const reason = `state "${fixture.label}" arranged ${result.how}, which has no ${missing.join(', ')}`;
-          return { planned, decided: { verdict: 'not-verifiable', reason }, states: [] };
+          return decide({ verdict: 'not-verifiable', reason });
         }
         states.push({ label: fixture.label, how: result.how, values: result.values });
       }
-      const limitation = await probe?.limitation(planned).catch((error: unknown) => failure(error));
-      if (typeof limitation === 'string')
-        return { planned, decided: { verdict: 'not-verifiable', reason: limitation }, states: [] };
-      if (limitation) return { planned, decided: limitation, states: [] };
+      const limitation = await probe?.limitation(planned).catch(failure);
+      if (typeof limitation === 'string') return decide({ verdict: 'not-verifiable', reason: limitation });
+      if (limitation) return decide(limitation);
       return { planned, decided: undefined, states };
     }),
   );
@@ -208,9 +185,8 @@ const valuesOf = (order: { id: number; uuid: string | undefined }): StateValues 
 });
 
 function failure(error: unknown): { verdict: ArrangeVerdict; reason: string } {
-  if (isArrangeError(error)) return { verdict: error.verdict, reason: error.message };
-  const mapped = unavailable(error);
-  return { verdict: mapped.verdict, reason: mapped.message };
+  const { verdict, message } = unavailable(error);
+  return { verdict, reason: message };
 }
 
 function stateLine(fixture: FixtureRequest, result: FixtureResult, users: number): string {

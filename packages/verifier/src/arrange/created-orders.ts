@@ -9,16 +9,17 @@ import {
   type OrderDetail,
   type OrdersClient,
 } from '@print-contracts/client';
-import { ArrangeError } from '../errors/arrange-error.js';
+import { ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { OrderBodies } from '../options/verify-options.js';
 import type { CreatedSpec } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
-import { bodyKey, orderBody } from './order-bodies.js';
+import type { ArrangedOrder } from './listed-orders.js';
+import { orderBody } from './order-bodies.js';
 
 /** What the vendor's docs name as the causes of an order that never gets placed. */
-export const PLACEMENT_CAUSES =
+const PLACEMENT_CAUSES =
   'the vendor names an invalid address, an invalid product or an outdated category sku (give a product you order with --order-fixture)';
 
 export interface CreatedOrdersOptions {
@@ -31,33 +32,24 @@ export interface CreatedOrdersOptions {
   readonly signal: AbortSignal;
 }
 
-/** An order the run created and saw readable. */
-export interface ReadyOrder {
-  readonly id: number;
-  readonly uuid: string;
-  /** How it was arranged, for the report. */
-  readonly how: string;
-}
-
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 /**
- * Creates the run's own orders through the target's public API, each written to the ledger
- * before its request leaves, and waits for their asynchronous creation: all at once, each
- * until the one deadline the ledger gives it. When an order of one body fails creation, the
- * others of that body stop waiting at once: they will fail too.
+ * Creates the run's own orders (each ledgered before its request leaves) and waits for their
+ * asynchronous creation, each until its ledger deadline. When one order of a body fails
+ * creation, the others of that body stop waiting: they will fail too.
  */
 export class CreatedOrders {
   readonly #options: CreatedOrdersOptions;
-  /** Per body: settles (rejects) when one of its orders failed creation. */
+  /** Per body: rejects when one of its orders failed creation. */
   readonly #doomed = new Map<string, { promise: Promise<never>; fail: (reason: string) => void }>();
 
   constructor(options: CreatedOrdersOptions) {
     this.#options = options;
   }
 
-  /** Creates, waits for and finishes one order as `spec` says. Throws `ArrangeError`. */
-  async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ReadyOrder> {
+  /** Creates, waits for and finishes one order as `spec` says, and says how. Throws `ArrangeError`. */
+  async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ArrangedOrder> {
     const { clients, ledger, signal } = this.#options;
     const client = clients.client(spec.credential, version);
     const controlled =
@@ -70,7 +62,7 @@ export class CreatedOrders {
       await this.#waitForFailure(client, key, uuid);
       return { id: 0, uuid, how: `created order ${uuid} for a product no vendor sells; its creation failed` };
     }
-    let order = await this.#wait(client, key, uuid, bodyKey(version, spec.product));
+    let order = await this.#wait(client, key, uuid, `${version}|${spec.product}`);
     let how = `created test order ${order.id}`;
     if (spec.after === 'cancel') {
       await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal });
@@ -103,14 +95,12 @@ export class CreatedOrders {
     controlled: boolean,
   ): Promise<{ key: string; uuid: string }> {
     const { clients, ledger, bodies } = this.#options;
-    const key = ledger.creating({
-      target: clients.target.baseUrl,
-      embedded: clients.target.kind === 'embedded',
-      controlOrigin: controlled ? clients.target.controlOrigin : undefined,
-      credential: spec.credential,
-      version,
-      source,
-    });
+    const { target } = clients;
+    const key = ledger.creating(
+      target,
+      { credential: spec.credential, version, source },
+      controlled ? target.controlOrigin : undefined,
+    );
     try {
       // Never aborted: a create the target may already have accepted must bring back its uuid.
       const { uuid } = await client.send(
@@ -139,16 +129,15 @@ export class CreatedOrders {
       ledger.close(key, 'not-created', 'refused by the client before sending');
       return new ArrangeError('not-verifiable', `the order body is not valid: ${error.message}`);
     }
+    const message = error instanceof Error ? error.message : String(error);
     if (isTransportError(error) && error.failure === 'refused') {
       ledger.close(key, 'not-created', 'the connection was refused');
     } else {
-      ledger.unresolved(key, error instanceof Error ? error.message : String(error));
+      ledger.unresolved(key, message);
     }
-    return new ArrangeError(
-      'target-unavailable',
-      `creating the order got no answer: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    return new ArrangeError('target-unavailable', `creating the order got no answer: ${message}`, {
+      cause: error,
+    });
   }
 
   /** Waits for `uuid` to become readable, until its ledger deadline or its body's doom. */
@@ -179,7 +168,6 @@ export class CreatedOrders {
             `an order still missing after 10 minutes cannot be placed: ${PLACEMENT_CAUSES}; a sample-data credential set may never make its orders readable`,
         );
       }
-      if (error instanceof ArrangeError) throw error;
       throw unavailable(error);
     }
   }
@@ -238,11 +226,11 @@ export class CreatedOrders {
 
 /**
  * An error met while arranging, as a verdict: no answer, or a 429 or 5xx after the client's
- * retries, is the target being unavailable; an answer that breaks the client's schema broke
+ * retries, means the target is unavailable; an answer that breaks the client's schema broke
  * the contract; anything else (a refusal) leaves the state out of reach here.
  */
 export function unavailable(error: unknown): ArrangeError {
-  if (error instanceof ArrangeError) return error;
+  if (isArrangeError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (isResponseValidationError(error)) {
     return new ArrangeError('failed', `the target's answer breaks the contract: ${message}`, {

@@ -9,12 +9,12 @@ import type { ListedWant } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
 
-/** How many listed orders are read in full, at most, to find one with a shipped or discounted line. */
+/** At most this many listed orders are read in full to find a shipped or discounted line. */
 const MAX_DETAILS = 20;
 const DETAIL_CONCURRENCY = 4;
 
-/** A listed order that has what a state asks, and how it was found. */
-export interface ListedOrder {
+/** An order that has what a state asks (listed, or created), and how it was found. */
+export interface ArrangedOrder {
   readonly id: number;
   readonly uuid: string | undefined;
   readonly how: string;
@@ -31,9 +31,8 @@ const has: Record<'shipped' | 'discounted', (order: OrderDetail) => boolean> = {
 };
 
 /**
- * What the target already lists, found once per credential set and version: the first page
- * of orders, and in full (a few at a time) the ones a state needs to look into. Sample data
- * harms no one and reading changes nothing, so read-only interactions use these instead of
+ * What the target already lists, per credential set and version: the first page, and in full
+ * (a few at a time) the orders a state looks into. Read-only interactions use these instead of
  * creating orders. The pages are read before the run creates anything (`snapshot`), so an
  * order of the run, which other interactions change, is never taken for a listed one.
  */
@@ -48,12 +47,11 @@ export class ListedOrders {
     this.#signal = signal;
   }
 
-  /** Reads the first pages of these credential sets and versions, all at once; call before creating anything. */
+  /** Reads these first pages at once; call before creating anything. */
   async snapshot(pages: readonly { role: CredentialRole; version: ApiVersion }[]): Promise<void> {
     await Promise.allSettled(pages.map(({ role, version }) => this.page(role, version)));
   }
 
-  /** The first page of orders of `role` in `version` (fetched once). */
   page(role: CredentialRole, version: ApiVersion): Promise<readonly OrderSummary[]> {
     const key = `${role}|${version}`;
     let page = this.#pages.get(key);
@@ -73,7 +71,7 @@ export class ListedOrders {
     version: ApiVersion,
     want: ListedWant,
     needsUuid: boolean,
-  ): Promise<ListedOrder | undefined> {
+  ): Promise<ArrangedOrder | undefined> {
     const candidates = (await this.page(role, version)).filter(
       (order) =>
         (!needsUuid || order.uuid !== null) && (want.kind !== 'status' || order.status === want.status),
@@ -103,7 +101,7 @@ export class ListedOrders {
     return undefined;
   }
 
-  /** One listed order in full; undefined when its answer breaks the client's schema (the read interactions will say so). */
+  /** One order in full; undefined when it breaks the client's schema (the read interactions will say so). */
   #detail(role: CredentialRole, version: ApiVersion, id: number): Promise<OrderDetail | undefined> {
     const key = `${role}|${version}|${id}`;
     let detail = this.#details.get(key);

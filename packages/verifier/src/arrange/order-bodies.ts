@@ -7,10 +7,8 @@ import {
 import type { OrderBodies } from '../options/verify-options.js';
 
 /**
- * The body of an order the run creates: the user's fixture (or the kit's example) for the
- * version, always a test order, with the run's reference so `--cleanup` can find it even
- * when its uuid never came back. `unknown` orders a product no vendor sells instead, whose
- * asynchronous creation fails: the "creation failed" state.
+ * The body of an order the run creates: a test order with the run's reference (so `--cleanup`
+ * finds it without its uuid); `unknown` orders a product no vendor sells, whose creation fails.
  */
 export function orderBody(
   bodies: OrderBodies,
@@ -31,6 +29,3 @@ export function orderBody(
         };
   return { ...body, orderLines: [unknown] } as CreateOrderV1 | CreateOrderV2;
 }
-
-/** Orders of the same body share their fate: when one fails creation, the others will too. */
-export const bodyKey = (version: ApiVersion, product: 'fixture' | 'unknown') => `${version}|${product}`;

@@ -11,11 +11,9 @@ const SAMPLE_DATA =
   'a sample-data credential set may answer sample data whatever the request ("every endpoint answers with sample data")';
 
 /**
- * What a sample-data credential set does with requests, found out at run time rather than
- * assumed: whether it answers an order id no order has (then no refusal can be observed on
- * it), and whether its list honours the parameters a list interaction sends. Each answer is a
- * reason an interaction is not verifiable here, or undefined. Only for `--mode sample`: a
- * live target that ignores them broke the contract.
+ * What a sample-data credential set does with requests, found out rather than assumed: does
+ * it answer an id no order has (then no refusal can be observed), does its list honour the
+ * parameters sent? Only for `--mode sample`: a live target that ignores them broke the contract.
  */
 export class SampleDataProbe {
   readonly #clients: TargetClients;

@@ -3,16 +3,6 @@ import { BrokerError } from '../errors/broker-error.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import { describeTransportFailure } from '../target/wire.js';
 
-/** The Authorization header for the broker's credentials, if any. */
-export function brokerAuthHeader(auth: BrokerOptions['auth']): Record<string, string> {
-  if (auth.token) return { authorization: `Bearer ${auth.token}` };
-  if (auth.username) {
-    const basic = Buffer.from(`${auth.username}:${auth.password ?? ''}`).toString('base64');
-    return { authorization: `Basic ${basic}` };
-  }
-  return {};
-}
-
 /**
  * One JSON request to the Pact Broker (HAL). Errors are `BrokerError`s naming the URL and
  * the status; the credentials never appear in them.
@@ -24,6 +14,9 @@ export async function brokerJson(
   options: { method?: 'GET' | 'POST'; body?: unknown; timeoutMs: number },
 ): Promise<unknown> {
   const target = new URL(url);
+  const { token, username, password } = broker.auth;
+  const basic = username && `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
+  const authorization = token ? `Bearer ${token}` : basic;
   let status: number;
   let text: string;
   try {
@@ -34,7 +27,7 @@ export async function brokerJson(
       headers: {
         accept: 'application/hal+json, application/json',
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...brokerAuthHeader(broker.auth),
+        ...(authorization ? { authorization } : {}),
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       headersTimeout: options.timeoutMs,

@@ -24,10 +24,9 @@ const forVerificationSchema = z.object({
 });
 
 /**
- * Fetches the pacts to verify from a Pact Broker by consumer-version selectors (the
- * broker's "pacts for verification" API), for each provider (API version). The run plans
- * on them like on local files; Pact's verifier then fetches the same URLs itself when it
- * publishes results, so the broker links them to the verification.
+ * The pacts to verify per provider (API version), from the broker's "pacts for verification"
+ * API by consumer-version selectors. When publishing, Pact's verifier fetches the same URLs
+ * itself, so the broker links the results to them.
  */
 export async function fetchBrokerPacts(
   dispatcher: Dispatcher,

@@ -2,7 +2,7 @@ import { redact } from '@print-contracts/client';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
-import type { Credentials, VerifyCommand } from '../options/verify-options.js';
+import type { VerifyCommand } from '../options/verify-options.js';
 import { describeEntry, settleOrders } from '../settle/settle-orders.js';
 import { TargetClients } from '../target/clients.js';
 import { scanByReference } from './reference-scan.js';
@@ -20,11 +20,9 @@ export interface CleanupIo {
 }
 
 /**
- * `pnpm verify --cleanup`: settles every order the ledger still holds open (an interrupted
- * or killed run's), on whatever target each was created, with the credentials from the
- * environment or the flags. Orders with a uuid are cancelled; creates whose answer never
- * came are found by the run's reference in the target's list once their creation window
- * has passed. Exits 0 when the ledger is empty afterwards, 1 while anything remains unsure.
+ * `pnpm verify --cleanup`: settles every order the ledger holds open, on its own target, with
+ * the credentials of the environment or the flags; creates without a uuid are found by their
+ * run's reference. Exits 0 when the ledger is empty afterwards, 1 while anything is unsure.
  */
 export async function runCleanup(command: CleanupCommand, io: CleanupIo): Promise<ExitCode> {
   const ledger = Ledger.open(command.ledgerPath, 'cleanup', command.creationTimeoutMs);
@@ -48,14 +46,13 @@ export async function runCleanup(command: CleanupCommand, io: CleanupIo): Promis
     if (!main) return undefined;
     let found = clients.get(entry.target);
     if (!found) {
-      const credentials: { main: Credentials; other: Credentials | undefined } = { main, other };
       found = new TargetClients(
         {
           kind: 'url',
           baseUrl: entry.target,
           mode: 'sample',
           controlOrigin: entry.controlOrigin,
-          credentials,
+          credentials: { main, other },
         },
         command.requestTimeoutMs,
       );

@@ -8,7 +8,7 @@ import {
 } from '@print-contracts/client';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
-export const MAX_SCAN_PAGES = 100;
+const MAX_SCAN_PAGES = 100;
 /** Orders dated this long before the run's first create are still read: clocks differ. */
 const CLOCK_SKEW_MS = 15 * 60_000;
 
@@ -22,12 +22,9 @@ export interface ScanOutcome {
 }
 
 /**
- * Finds the orders that carry `reference` among the caller's orders dated from `since`
- * (less some clock skew), reading the list page by page and each recent order in full (the
- * list shows no reference), and cancels those not cancelled yet. For creates whose answer
- * never came: their uuid is unknown, but every order the verifier creates carries its run's
- * reference. Waits first until `after` (the last deadline), so that every such order has
- * either become readable or failed.
+ * For creates whose answer never came: once `after` (the last deadline) has passed, finds the
+ * caller's orders dated from `since` (less clock skew) that carry `reference`, reading each in
+ * full (the list shows no reference), and cancels those not cancelled yet.
  */
 export async function scanByReference(
   client: OrdersClient<ApiVersion>,

@@ -1,17 +1,11 @@
 import { hasVerifierCode, VERIFIER_ERROR_CODES, VerifierError } from './verifier-error.js';
 
-/**
- * How an interaction that relies on a state that could not be arranged is judged: the state
- * does not hold here, the target stopped answering, or the target answered something the
- * contract does not allow while being arranged (a broken contract).
- */
 export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed';
 
 /**
- * A provider state could not be arranged on this target: a precondition does not hold here
- * (`not-verifiable`), the target stopped answering (`target-unavailable`), or it broke the
- * contract on the way (`failed`). It becomes the verdict of the interactions that rely on
- * the state; it never ends the run.
+ * A provider state could not be arranged here: a precondition does not hold, the target
+ * stopped answering, or it broke the contract on the way. It becomes the verdict of the
+ * interactions that rely on the state; it never ends the run.
  */
 export class ArrangeError extends VerifierError {
   override readonly name = 'ArrangeError';

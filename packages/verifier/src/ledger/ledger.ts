@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ApiVersion, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
-import type { CredentialRole } from '../target/target.js';
+import type { CredentialRole, Target } from '../target/target.js';
 
 /** How an order's life in the ledger ended. */
 export type LedgerOutcome =
@@ -22,7 +22,7 @@ export type LedgerOutcome =
 export interface LedgerEntry {
   readonly key: string;
   readonly run: string;
-  /** The `reference` every order of the run carries, so a scan can find one whose uuid never came back. */
+  /** What every order of the run carries, so a scan finds one whose uuid never came back. */
   readonly reference: string;
   /** Base URL of the target, ending in `/api`. */
   readonly target: string;
@@ -34,26 +34,17 @@ export interface LedgerEntry {
   /** What created it: a provider state, or a replayed interaction. */
   readonly source: string;
   readonly createdAt: string;
-  /**
-   * Until when the run waits for its asynchronous creation, in every phase (arranging,
-   * teardown, cleanup): one bounded wait per order, however often it is looked at.
-   */
+  /** Until when any phase (arranging, teardown, cleanup) waits for its asynchronous creation. */
   readonly deadline: string;
   readonly uuid: string | undefined;
   /** Its numeric id, once it was read back. */
   readonly id: number | undefined;
-  /** Set when the control surface moved it on (in production, completed): it is cancelled through it. */
+  /** The control surface moved it on (in production, completed): it is cancelled through it. */
   readonly controlled: boolean;
   /** The request got no complete answer: the order may exist, with an unknown uuid. */
   readonly unresolved: string | undefined;
   readonly outcome: LedgerOutcome | undefined;
 }
-
-/** What `creating` is told; the ledger adds the rest. */
-export type NewLedgerEntry = Pick<
-  LedgerEntry,
-  'target' | 'embedded' | 'controlOrigin' | 'credential' | 'version' | 'source'
->;
 
 type LedgerEvent =
   | ({ event: 'creating' } & Omit<LedgerEntry, 'uuid' | 'id' | 'controlled' | 'unresolved' | 'outcome'>)
@@ -67,12 +58,10 @@ type LedgerEvent =
 export const runReference = (run: string) => `contract verify ${run}`.slice(0, REFERENCE_MAX_LENGTH);
 
 /**
- * The append-only record of every order the verifier creates, one JSON line per event: a
- * `creating` line is written (synchronously) before the create request leaves, `created`
- * adds the uuid, `closed` crosses the order off. Lines hold no credential. An entry without
- * `closed` is open: `--cleanup` finishes it after an interrupted run. When nothing is open
- * any more, the file is removed. The one record several stages write: the file is the
- * shared state, on purpose, so that a killed process leaves it behind.
+ * The append-only record of every order the verifier creates, one JSON line per event (no
+ * credential): `creating` is written synchronously before the create leaves, `closed` crosses
+ * the order off; `--cleanup` finishes what stays open. Several stages write it: the file is
+ * the shared state on purpose, so that a killed process leaves it behind.
  */
 export class Ledger {
   readonly path: string;
@@ -99,18 +88,21 @@ export class Ledger {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
       try {
         ledger.#apply(JSON.parse(line) as LedgerEvent);
       } catch {
-        // A torn last line (the process died mid-write) carries no complete event.
+        // A blank line, or a torn last one (the process died mid-write): no event.
       }
     }
     return ledger;
   }
 
   /** Records an order about to be created; returns its key. Call before sending the request. */
-  creating(entry: NewLedgerEntry): string {
+  creating(
+    target: Target,
+    entry: Pick<LedgerEntry, 'credential' | 'version' | 'source'>,
+    controlOrigin?: string,
+  ): string {
     const key = `${this.run}-${++this.#counter}`;
     const now = Date.now();
     this.#write({
@@ -120,6 +112,9 @@ export class Ledger {
       reference: this.reference,
       createdAt: new Date(now).toISOString(),
       deadline: new Date(now + this.#creationTimeoutMs).toISOString(),
+      target: target.baseUrl,
+      embedded: target.kind === 'embedded',
+      controlOrigin,
       ...entry,
     });
     return key;

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ENV } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
+import { readFlagFile } from './paths.js';
 import type { Credentials } from './verify-options.js';
 
 /** A second credential set, for the tenant-isolation interactions on URL targets. */
@@ -12,25 +11,16 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const present = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
-/** Reads a secret from a file (first line, trimmed); the message never shows the content. */
-export function readSecretFile(path: string, cwd: string, flag: string): string {
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, path), 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `${flag} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-  const secret = text.split(/\r?\n/)[0]?.trim();
+/** The secret on the first line of a file (trimmed); the message never shows the content. */
+function readSecretFile(path: string, cwd: string, flag: string): string {
+  const secret = readFlagFile(flag, path, cwd).split(/\r?\n/)[0]?.trim();
   if (!secret) throw new UsageError(`${flag} ${path} is empty; put the secret on its first line`);
   return secret;
 }
 
 /**
- * The main credential set of a URL target: the user id from `--user-id` or
- * `PRINT_API_USER_ID`, the secret from `--secret-file` or `PRINT_API_SECRET` only (never a
- * visible argument). A missing one is a `UsageError` naming where to put it.
+ * The main credential set of a URL target; the secret comes from a file or the environment,
+ * never a visible argument. A missing part is a `UsageError` naming where to put it.
  */
 export function mainCredentials(
   flags: { userId?: string; secretFile?: string },

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import {
   API_VERSIONS,
   type ApiVersion,
@@ -9,36 +7,35 @@ import {
   toFieldIssues,
 } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
+import { readFlagFile } from './paths.js';
 import type { OrderBodies } from './verify-options.js';
 
 const SCHEMAS = { v1: createOrderV1Schema, v2: createOrderV2Schema } as const;
 
-/** The kit's own example order per version: a product the sample API sells. */
 const EXAMPLE_SOURCE = "the kit's example order (a product the sample API sells)";
 
 /**
- * The create bodies the run orders with. `--order-fixture FILE` gives the user's own, as a
- * JSON create body (its lines say its version: `productCode` is v1, `sku` or
- * `quoteLineItemId` is v2) or as `{"v1": body, "v2": body}`; each is checked with the
- * client's create schema of its version. The run always creates test orders: a missing
- * `testOrder` becomes `true`, and `false` is refused. Its `reference` is replaced by the
- * run's own, so `--cleanup` can find what a killed run created.
+ * The create bodies the run orders with: the kit's example, or from `--order-fixture FILE` a
+ * create body (`productCode` lines make it v1, else v2) or `{"v1": body, "v2": body}`, each
+ * checked with the client's schema. Always test orders (`"testOrder": false` is refused); the
+ * `reference` is replaced by the run's own, so `--cleanup` can find what a killed run created.
  */
 export function readOrderBodies(path: string | undefined, cwd: string): OrderBodies {
-  if (path === undefined) {
-    return {
-      v1: exampleOrder('v1', { testOrder: true }),
-      v2: exampleOrder('v2', { testOrder: true }),
-      source: { v1: EXAMPLE_SOURCE, v2: EXAMPLE_SOURCE },
-    };
-  }
   const flag = `--order-fixture ${path}`;
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, path), 'utf8');
-  } catch (error) {
-    throw new UsageError(`${flag} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  const given = path === undefined ? {} : byVersion(fixtureObject(path, cwd, flag), flag);
+  const bodies: Record<string, unknown> = {};
+  const source: Record<string, string> = {};
+  for (const version of API_VERSIONS) {
+    const body = given[version];
+    const own = body !== undefined && path !== undefined;
+    bodies[version] = own ? checked(version, body, flag) : exampleOrder(version, { testOrder: true });
+    source[version] = own ? path : EXAMPLE_SOURCE;
   }
+  return { ...(bodies as Pick<OrderBodies, 'v1' | 'v2'>), source: source as OrderBodies['source'] };
+}
+
+function fixtureObject(path: string, cwd: string, flag: string): Record<string, unknown> {
+  const text = readFlagFile('--order-fixture', path, cwd);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -48,20 +45,7 @@ export function readOrderBodies(path: string | undefined, cwd: string): OrderBod
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new UsageError(`${flag} must hold a JSON object: a create-order body, or {"v1": body, "v2": body}`);
   }
-  const given = byVersion(json as Record<string, unknown>, flag);
-  const bodies: Record<string, unknown> = {};
-  const source: Record<string, string> = {};
-  for (const version of API_VERSIONS) {
-    const body = given[version];
-    if (body === undefined) {
-      bodies[version] = exampleOrder(version, { testOrder: true });
-      source[version] = EXAMPLE_SOURCE;
-      continue;
-    }
-    bodies[version] = checked(version, body, flag);
-    source[version] = path;
-  }
-  return { ...(bodies as Pick<OrderBodies, 'v1' | 'v2'>), source: source as OrderBodies['source'] };
+  return json as Record<string, unknown>;
 }
 
 function byVersion(json: Record<string, unknown>, flag: string): Partial<Record<ApiVersion, unknown>> {

@@ -4,10 +4,10 @@ import { API_BASE_PATH, API_VERSIONS, type ApiVersion, withoutUserInfo } from '@
 import { UsageError } from '../errors/usage-error.js';
 import { mainCredentials, otherCredentials } from './credentials.js';
 import { readOrderBodies } from './order-fixture.js';
-import { defaultContractsDir } from './paths.js';
-import { checkWritable } from './report-dir.js';
+import { checkWritable, defaultContractsDir } from './paths.js';
 import type {
   BrokerOptions,
+  CredentialFlags,
   TargetMode,
   TargetOptions,
   VerifyCommand,
@@ -60,11 +60,10 @@ export const CREATION_TIMEOUT_MS = { sample: 360_000, live: 600_000 } as const;
 const SECRET_FLAGS = /^--(other-)?secret(=|$)|^--(broker-)?(token|password)(=|$)/;
 
 /**
- * The options stage: parses the command line (`pnpm verify` passes a literal leading `--`,
- * which is dropped), reads the secret and fixture files it names, and checks that the
- * reports and the ledger can be written. Every problem is a `UsageError` with a one-line
- * reason; a value is echoed only for flags that cannot hold a secret. Nothing is sent
- * anywhere.
+ * The options stage: parses the command line (dropping the leading `--` pnpm passes), reads
+ * the secret and fixture files it names, and checks that the reports and the ledger can be
+ * written. Every problem is a one-line `UsageError`; a value is echoed only for flags that
+ * cannot hold a secret.
  */
 export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string): VerifyCommand {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
@@ -75,7 +74,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
       `${name} is not accepted: secrets never go on the command line; use the environment or a --…-file option`,
     );
   }
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+  let values: Values;
   try {
     ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
@@ -86,27 +85,28 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
   const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
   const requestTimeoutMs = milliseconds('--request-timeout', values['request-timeout'], 10_000);
+  const creationTimeoutMs = (fallback: number) =>
+    milliseconds('--creation-timeout', values['creation-timeout'], fallback);
+  const pollIntervalMs = (fallback: number) =>
+    milliseconds('--poll-interval', values['poll-interval'], fallback);
+  const credentialFlags = {
+    userId: values['user-id'],
+    secretFile: values['secret-file'],
+    otherUserId: values['other-user-id'],
+    otherSecretFile: values['other-secret-file'],
+  };
   if (values.cleanup) {
     return {
       kind: 'cleanup',
       ledgerPath,
       requestTimeoutMs,
-      creationTimeoutMs: milliseconds(
-        '--creation-timeout',
-        values['creation-timeout'],
-        CREATION_TIMEOUT_MS.live,
-      ),
-      pollIntervalMs: milliseconds('--poll-interval', values['poll-interval'], 1_000),
-      credentialFlags: {
-        userId: values['user-id'],
-        secretFile: values['secret-file'],
-        otherUserId: values['other-user-id'],
-        otherSecretFile: values['other-secret-file'],
-      },
+      creationTimeoutMs: creationTimeoutMs(CREATION_TIMEOUT_MS.live),
+      pollIntervalMs: pollIntervalMs(1_000),
+      credentialFlags,
     };
   }
   const broker = brokerOptions(values, env);
-  const target = targetOptions(values, env, cwd);
+  const target = targetOptions(values, credentialFlags, env, cwd);
   const mode = target.kind === 'url' ? target.mode : 'sample';
   const options: VerifyOptions = {
     target,
@@ -118,16 +118,8 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
     strict: values.strict ?? false,
     quiet: values.quiet ?? false,
     requestTimeoutMs,
-    creationTimeoutMs: milliseconds(
-      '--creation-timeout',
-      values['creation-timeout'],
-      CREATION_TIMEOUT_MS[mode],
-    ),
-    pollIntervalMs: milliseconds(
-      '--poll-interval',
-      values['poll-interval'],
-      target.kind === 'embedded' ? 50 : 1_000,
-    ),
+    creationTimeoutMs: creationTimeoutMs(CREATION_TIMEOUT_MS[mode]),
+    pollIntervalMs: pollIntervalMs(target.kind === 'embedded' ? 50 : 1_000),
     retries: count('--retries', values.retries, 4, 10),
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
   };
@@ -163,25 +155,20 @@ function apiVersions(value: string | undefined): ApiVersion[] {
   return [value as ApiVersion];
 }
 
-type Values = Partial<Record<keyof typeof OPTIONS, string | boolean | string[]>>;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
-function targetOptions(values: Values, env: Env, cwd: string): TargetOptions {
-  const baseUrl = values['base-url'] as string | undefined;
-  const mode = values.mode as string | undefined;
+function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: string): TargetOptions {
+  const { 'base-url': baseUrl, mode } = values;
   if (baseUrl === undefined) {
     if (mode !== undefined) {
       throw new UsageError(
         '--mode applies to a --base-url target; without one the embedded sample API is verified',
       );
     }
+    const delay = values['processing-delay'];
     return {
       kind: 'embedded',
-      processingDelayMs: milliseconds(
-        '--processing-delay',
-        values['processing-delay'] as string | undefined,
-        EMBEDDED_PROCESSING_DELAY_MS,
-        0,
-      ),
+      processingDelayMs: milliseconds('--processing-delay', delay, EMBEDDED_PROCESSING_DELAY_MS, 0),
     };
   }
   if (values['processing-delay'] !== undefined) {
@@ -196,30 +183,12 @@ function targetOptions(values: Values, env: Env, cwd: string): TargetOptions {
   }
   if (mode !== 'sample' && mode !== 'live')
     throw new UsageError(`--mode must be sample or live, got "${mode}"`);
-  const url = checkBaseUrl(baseUrl, mode);
   return {
     kind: 'url',
-    baseUrl: url,
+    baseUrl: checkBaseUrl(baseUrl, mode),
     mode,
-    control: (values.control as boolean | undefined) ?? false,
-    credentials: {
-      main: mainCredentials(
-        {
-          userId: values['user-id'] as string | undefined,
-          secretFile: values['secret-file'] as string | undefined,
-        },
-        env,
-        cwd,
-      ),
-      other: otherCredentials(
-        {
-          otherUserId: values['other-user-id'] as string | undefined,
-          otherSecretFile: values['other-secret-file'] as string | undefined,
-        },
-        env,
-        cwd,
-      ),
-    },
+    control: values.control ?? false,
+    credentials: { main: mainCredentials(flags, env, cwd), other: otherCredentials(flags, env, cwd) },
   };
 }
 
@@ -257,18 +226,15 @@ export function checkBaseUrl(value: string, mode: TargetMode): string {
 }
 
 function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
-  const url = (values['broker-url'] as string | undefined) ?? env.PACT_BROKER_BASE_URL?.trim();
-  const publish = (values.publish as boolean | undefined) ?? false;
-  const providerVersion = values['provider-version'] as string | undefined;
+  const url = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();
+  const publish = values.publish ?? false;
+  const providerVersion = values['provider-version'];
   if (!url) {
     if (publish)
       throw new UsageError('--publish needs a Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
     return undefined;
   }
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol');
-  } catch {
+  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : '')) {
     throw new UsageError(`the Pact Broker URL "${url}" is not an http(s) URL`);
   }
   if (publish && !providerVersion) {
@@ -276,12 +242,12 @@ function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
       '--publish needs --provider-version: the broker files results under a provider version',
     );
   }
-  const selectors = ((values['consumer-version-selector'] as string[] | undefined) ?? []).map((text) => {
+  const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
     let selector: unknown;
     try {
       selector = JSON.parse(text);
     } catch {
-      throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
+      // Refused below, like any value that is not an object.
     }
     if (selector === null || typeof selector !== 'object' || Array.isArray(selector)) {
       throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
@@ -297,7 +263,7 @@ function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
     auth: token ? { token } : username ? { username, password } : {},
     selectors: selectors.length > 0 ? selectors : DEFAULT_SELECTORS,
     providerVersion,
-    providerBranch: values['provider-branch'] as string | undefined,
+    providerBranch: values['provider-branch'],
     publish,
   };
 }

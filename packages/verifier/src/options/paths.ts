@@ -1,28 +1,52 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const WORKSPACE_MARKER = 'pnpm-workspace.yaml';
+import { UsageError } from '../errors/usage-error.js';
 
 function findUp(start: string): string | undefined {
   let dir = resolve(start);
   for (;;) {
-    if (existsSync(join(dir, WORKSPACE_MARKER))) return dir;
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
 }
 
-/**
- * The monorepo's root: the nearest folder holding `pnpm-workspace.yaml` above `cwd`, else
- * above this package (so the command finds `contracts/` from any working directory).
- */
-export function repoRoot(cwd: string): string | undefined {
-  return findUp(cwd) ?? findUp(fileURLToPath(new URL('.', import.meta.url)));
+/** `contracts/` at the monorepo's root, found above `cwd`, else above this package. */
+export function defaultContractsDir(cwd: string): string {
+  const root = findUp(cwd) ?? findUp(fileURLToPath(new URL('.', import.meta.url)));
+  return join(root ?? cwd, 'contracts');
 }
 
-/** `contracts/` at the repository root: where the consumer suite writes the pacts. */
-export function defaultContractsDir(cwd: string): string {
-  return join(repoRoot(cwd) ?? cwd, 'contracts');
+/** The text of a file a flag names; the message names the flag and the path, never the content. */
+export function readFlagFile(flag: string, path: string, cwd: string): string {
+  try {
+    return readFileSync(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `${flag} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
+/**
+ * Makes sure the reports and the ledger can be written before anything is sent: a run that
+ * created orders and then could not ledger them would lose track of them.
+ */
+export function checkWritable(reportDir: string, ledgerPath: string): void {
+  for (const [flag, dir] of [
+    ['--report-dir', reportDir],
+    ['--ledger', dirname(ledgerPath)],
+  ] as const) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const probe = join(dir, `.verify-write-check-${process.pid}`);
+      writeFileSync(probe, '');
+      rmSync(probe, { force: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new UsageError(`${flag}: cannot write into ${dir} (${code}); give a folder you can write`);
+    }
+  }
 }

@@ -1,18 +1,20 @@
 import type { ApiVersion, CreateOrderV1, CreateOrderV2 } from '@print-contracts/client';
 
-/** One credential set of a target. Its secret never leaves the process but towards the target. */
+/** One credential set; its secret goes nowhere but to the target. */
 export interface Credentials {
   readonly userId: string;
   readonly secret: string;
 }
 
-/**
- * How the run treats the target. `sample`: an unlinked credential set whose answers are
- * sample data. `live`: a linked set, real orders: only test orders are ever created.
- */
+export interface TargetCredentials {
+  readonly main: Credentials;
+  /** A second set, for the tenant-isolation interactions. */
+  readonly other: Credentials | undefined;
+}
+
+/** `sample`: an unlinked credential set answering sample data; `live`: real orders (test orders only). */
 export type TargetMode = 'sample' | 'live';
 
-/** What the broker options say, once checked. */
 export interface BrokerOptions {
   readonly url: string;
   readonly auth: { readonly token?: string; readonly username?: string; readonly password?: string };
@@ -29,14 +31,14 @@ export type TargetOptions =
       readonly baseUrl: string;
       readonly mode: TargetMode;
       readonly control: boolean;
-      readonly credentials: { readonly main: Credentials; readonly other: Credentials | undefined };
+      readonly credentials: TargetCredentials;
     };
 
 /** The create bodies the run orders with, per version: the user's `--order-fixture`, or the kit's example. */
 export interface OrderBodies {
   readonly v1: CreateOrderV1;
   readonly v2: CreateOrderV2;
-  /** Where they came from, for the console: the fixture file, or the kit's example per version. */
+  /** The fixture file, or the kit's example, per version. */
   readonly source: Readonly<Record<ApiVersion, string>>;
 }
 
@@ -44,7 +46,7 @@ export interface OrderBodies {
 export interface VerifyOptions {
   readonly target: TargetOptions;
   readonly apiVersions: readonly ApiVersion[];
-  /** Pact files or folders; the default is `contracts/` unless a broker is configured. */
+  /** Pact files or folders (`contracts/` unless a broker is configured). */
   readonly pactPaths: readonly string[];
   readonly broker: BrokerOptions | undefined;
   readonly reportDir: string;
@@ -52,10 +54,10 @@ export interface VerifyOptions {
   readonly strict: boolean;
   readonly quiet: boolean;
   readonly requestTimeoutMs: number;
-  /** The one bound on waiting for an order's asynchronous creation, in every phase of a run. */
+  /** The one bound on waiting for an order's asynchronous creation, in every phase. */
   readonly creationTimeoutMs: number;
   readonly pollIntervalMs: number;
-  /** How many more times a request is sent to a target that says it is busy (429, 503) or took no connection. */
+  /** Further tries of a request the target said it was busy for (429, 503) or took no connection for. */
   readonly retries: number;
   readonly orderBodies: OrderBodies;
 }
@@ -68,7 +70,6 @@ export interface CredentialFlags {
   readonly otherSecretFile?: string;
 }
 
-/** What the command line asks for. */
 export type VerifyCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'verify'; readonly options: VerifyOptions }

@@ -10,19 +10,17 @@ export interface StateRef {
 export interface PactInteraction {
   /** Position in its pact file: Pact replays in this order. */
   readonly index: number;
-  /** V4 interaction key, when the pact has one. */
   readonly key: string | undefined;
   readonly description: string;
   readonly states: readonly StateRef[];
-  /** Upper-case HTTP method. */
+  /** Upper case. */
   readonly method: string;
   /** The path as written in the pact (the consumer's example when injected). */
   readonly path: string;
   /** The ProviderState expression for the path, e.g. `/api/orders/${id}`. */
   readonly pathExpression: string | undefined;
-  /** Query parameters as the pact lists them (each a list of values). */
   readonly query: Readonly<Record<string, readonly string[]>>;
-  /** Header names lower-cased, values as listed. */
+  /** Names lower-cased. */
   readonly headers: Readonly<Record<string, readonly string[]>>;
   /** The request body parsed as JSON; `undefined` without a body, a string when not JSON. */
   readonly body: unknown;
@@ -41,7 +39,7 @@ export type PactSource =
 
 /** A pact file, read and checked. */
 export interface LoadedPact {
-  /** How the user (or the broker) names it: a relative path or a URL. */
+  /** A relative path or a URL. */
   readonly label: string;
   readonly source: PactSource;
   readonly consumer: string;
@@ -57,7 +55,7 @@ export function requestLine(interaction: PactInteraction): string {
   return `${interaction.method} ${interaction.pathExpression ?? interaction.path}`;
 }
 
-/** `an order exists; no order exists with id 42`: the states with their parameters filled in. */
+/** `an order exists; no order exists with id 42`. */
 export function stateLine(interaction: PactInteraction): string {
   return interaction.states.map((state) => stateLabel(state)).join('; ');
 }

@@ -1,17 +1,16 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { API_VERSIONS, formatPath } from '@print-contracts/client';
 import { providerName } from '@print-contracts/consumer-contracts/vocabulary';
 import { PactFileError } from '../errors/pact-file-error.js';
 import type { LoadedPact, PactInteraction, PactSource, StateRef } from './interaction.js';
-import { interactionSchema, issuePath, pactSchema, type RawInteraction } from './pact-schema.js';
+import { interactionSchema, pactSchema, type RawInteraction } from './pact-schema.js';
 
 const HTTP_INTERACTION = 'Synchronous/HTTP';
 
 /**
- * Reads every pact named by `paths` (files, or folders whose `*.json` files are pacts), in
- * a stable order. A missing, unreadable or malformed file is a `PactFileError` with a
- * one-line reason; the run must not start on a contract it cannot read.
+ * Reads every pact named by `paths` (files, or folders of `*.json` pacts) in a stable order. A
+ * missing, unreadable or malformed file is a one-line `PactFileError`: the run does not start.
  */
 export async function loadPactFiles(paths: readonly string[], cwd: string): Promise<LoadedPact[]> {
   const files: string[] = [];
@@ -59,14 +58,14 @@ export function parsePact(text: string, label: string, source: PactSource): Load
   const parsed = pactSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue ? issuePath(issue.path) : '';
+    const where = issue ? formatPath(issue.path) : '';
     throw new PactFileError(
       label,
       `is not a pact: ${where ? `${where} ` : ''}${issue?.message ?? 'invalid'}`,
     );
   }
   const pact = parsed.data;
-  const version = versionOf(pact.provider.name);
+  const version = API_VERSIONS.find((v) => providerName(v) === pact.provider.name);
   if (version === undefined) {
     const expected = API_VERSIONS.map((v) => providerName(v)).join(' or ');
     throw new PactFileError(label, `is for provider "${pact.provider.name}"; the kit verifies ${expected}`);
@@ -83,15 +82,11 @@ export function parsePact(text: string, label: string, source: PactSource): Load
   };
 }
 
-function versionOf(provider: string): ApiVersion | undefined {
-  return API_VERSIONS.find((version) => providerName(version) === provider);
-}
-
 function toInteraction(raw: unknown, index: number, label: string): PactInteraction {
   const parsed = interactionSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = `interactions[${index}]${issue && issue.path.length > 0 ? `.${issuePath(issue.path)}` : ''}`;
+    const where = `interactions[${index}]${issue && issue.path.length > 0 ? `.${formatPath(issue.path)}` : ''}`;
     throw new PactFileError(label, `${where} ${issue?.message ?? 'is invalid'}`);
   }
   const interaction = parsed.data;

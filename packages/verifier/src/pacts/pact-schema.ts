@@ -1,10 +1,7 @@
 import { z } from 'zod';
 
-/**
- * The part of a pact file the verifier reads. Pact's own verifier reads the file again for
- * the replay; this schema only makes sure the plan rests on a well-formed pact, and turns a
- * malformed one into a one-line reason.
- */
+// The part of a pact the plan reads, so that it rests on a well-formed pact (Pact reads the
+// file again for the replay) and a malformed one gets a one-line reason.
 const participantSchema = z.object({ name: z.string().min(1, 'must name the participant') });
 
 const providerStateSchema = z.object({
@@ -54,13 +51,3 @@ export const pactSchema = z.object({
 });
 
 export type RawInteraction = z.infer<typeof interactionSchema>;
-export type RawPact = z.infer<typeof pactSchema>;
-
-/** `a.b[2].c` from a zod issue path, for one-line reasons. */
-export function issuePath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
-    )
-    .join('');
-}

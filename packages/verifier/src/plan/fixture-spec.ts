@@ -10,31 +10,23 @@ export type ListedWant =
   /** A line with a customer discount. */
   | { readonly kind: 'discounted' };
 
-/** What to do with an order the run creates, once it is readable. */
-export type AfterCreation = 'nothing' | 'cancel' | 'in-production' | 'shipped' | 'completed';
-
 /** An order the run creates through the public API (always a test order of the run's reference). */
 export interface CreatedSpec {
   readonly kind: 'created';
   readonly credential: CredentialRole;
   /** `unknown`: a product no vendor sells, whose asynchronous creation fails (that is the state). */
   readonly product: 'fixture' | 'unknown';
-  /** `in-production`, `shipped`, `completed`: through the control surface only. */
-  readonly after: AfterCreation;
+  /** What to do once it is readable; `in-production`, `shipped`, `completed` through the control surface. */
+  readonly after: 'nothing' | 'cancel' | 'in-production' | 'shipped' | 'completed';
   /** The status the order must show once arranged, when the state promises one. */
   readonly expectStatus?: OrderStatus;
 }
 
-/**
- * What to arrange on the target for one provider state. Arrangers turn a state (and its
- * parameters) into one of these; the plan shares fixtures between read-only interactions
- * and gives each mutating interaction its own.
- */
+/** What to arrange on the target for one provider state: an arranger's answer. */
 export type FixtureSpec =
   /**
-   * An order the target already lists with what `want` asks (sample data harms no one, and
-   * reading a real order changes nothing): read-only requests only. Failing that, `orElse`,
-   * or not verifiable here with `orElseWhy`.
+   * An order the target already lists with what `want` asks, for read-only requests (reading
+   * changes nothing). Failing that, `orElse`, or not verifiable here with `orElseWhy`.
    */
   | {
       readonly kind: 'listed';
@@ -55,12 +47,11 @@ export interface FixtureRequest {
   readonly key: string;
   readonly version: ApiVersion;
   readonly spec: FixtureSpec;
-  /** The provider state it stands for, for progress lines and reasons. */
+  /** The provider state's name; `label` has its parameters filled in. */
   readonly state: string;
-  /** The state with its parameters filled in, for people. */
   readonly label: string;
 }
 
-/** True when arranging the spec creates an order on the target (a listed one may, as a fallback). */
+/** Arranging the spec may create an order (a listed one as its fallback). */
 export const mayCreate = (spec: FixtureSpec): boolean =>
   spec.kind === 'created' || (spec.kind === 'listed' && spec.orElse !== undefined);

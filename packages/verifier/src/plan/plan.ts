@@ -7,17 +7,23 @@ import {
 import { UnknownStateError } from '../errors/unknown-state-error.js';
 import type { TargetMode } from '../options/verify-options.js';
 import { headerValue, type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
-import type { FixtureRequest } from './fixture-spec.js';
+import { type FixtureRequest, mayCreate } from './fixture-spec.js';
 import { liveRefusal } from './live-safety.js';
 import { API_BASE_PATH, normalisePath, operationOf, pathBelowBase } from './request-path.js';
 import { arrangerFor } from './state-arrangers.js';
 
 /**
- * How one interaction of one API version came out. `not-verifiable`: a precondition does
- * not hold on this target (never counted as passed); `target-unavailable`: the target
- * stopped answering (not a broken contract).
+ * How one interaction of one API version came out. `not-verifiable` (a precondition does not
+ * hold here) never counts as passed; `target-unavailable` is no broken contract.
  */
 export type Verdict = 'verified' | 'failed' | 'not-verifiable' | 'target-unavailable';
+
+export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
+  verified: 'verified',
+  failed: 'FAILED',
+  'not-verifiable': 'not verifiable here',
+  'target-unavailable': 'target unavailable',
+};
 
 /** A verdict the plan (or a later stage) reaches without replaying the interaction. */
 export interface Decision {
@@ -26,19 +32,16 @@ export interface Decision {
 }
 
 export interface PlannedInteraction {
-  /** Unique in the run: `v2:0:12` (version, pact, position in the pact). */
+  /** `v2:0:12`: version, pact, position in the pact. */
   readonly id: string;
   readonly pact: LoadedPact;
   readonly interaction: PactInteraction;
   readonly version: ApiVersion;
-  /** Set when the interaction is not replayed: not verifiable here, or a defect of the contract. */
+  /** Set when the interaction is not replayed. */
   readonly decided: Decision | undefined;
   /** One per provider state, in the pact's order; undefined for a state with nothing to arrange. */
   readonly fixtures: readonly (FixtureRequest | undefined)[];
-  /**
-   * `real` when the request carries the contract's placeholder credentials (the verifier
-   * swaps in the real ones); `refused` when it carries none or a wrong secret, on purpose.
-   */
+  /** `real`: it carries the placeholders (swapped for real credentials); `refused`: none or wrong ones. */
   readonly credentials: 'real' | 'refused';
   /** It would create an order at the target (however its path is spelled). */
   readonly creates: boolean;
@@ -61,13 +64,11 @@ export interface PlanOptions {
 }
 
 /**
- * The plan stage: classifies every interaction of the pacts before anything touches the
- * target. An interaction is replayed after its fixtures are arranged, or decided now: not
- * verifiable on this target (with the reason), or failed because the contract itself is
- * inconsistent. Throws `UnknownStateError` when a pact names a state the verifier cannot
- * arrange: that run must not start. Read-only interactions share one fixture per state and
- * version; every other interaction gets its own, so an update or a cancel never disturbs
- * another interaction.
+ * The plan stage: before anything touches the target, each interaction is either to be
+ * replayed after its fixtures are arranged, or decided now (not verifiable here, or failed:
+ * the contract is inconsistent). Throws `UnknownStateError` for a state the verifier cannot
+ * arrange. Read-only interactions share one fixture per state and version; any other gets its
+ * own, so an update or a cancel never disturbs another interaction.
  */
 export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Plan {
   const fixtures = new Map<string, FixtureRequest>();
@@ -86,9 +87,7 @@ export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Pla
     }
   });
   const arranged = [...fixtures.values()].filter(
-    (fixture) =>
-      (fixture.spec.kind === 'created' || (fixture.spec.kind === 'listed' && fixture.spec.orElse)) &&
-      !('credential' in fixture.spec && fixture.spec.credential === 'other'),
+    ({ spec }) => mayCreate(spec) && !('credential' in spec && spec.credential === 'other'),
   ).length;
   const replayed = interactions.filter((item) => !item.decided && item.creates).length;
   return { pacts, interactions, fixtures: [...fixtures.values()], plannedCreates: arranged + replayed };
@@ -101,15 +100,13 @@ function planInteraction(
   options: PlanOptions,
 ): PlannedInteraction {
   const mutates = interaction.method !== 'GET';
-  const routed = normalisePath(interaction.path);
-  const creates = operationOf(interaction.method, interaction.path) === 'createOrder';
-  const secret = headerValue(interaction, SECRET_HEADER);
-  const userId = headerValue(interaction, USER_ID_HEADER);
-  const credentials =
-    secret === PLACEHOLDER_CREDENTIALS.secret && userId !== undefined
-      ? ('real' as const)
-      : ('refused' as const);
-  const base = { id, pact, interaction, version: pact.version, credentials, creates };
+  const operation = operationOf(interaction.method, interaction.path);
+  const creates = operation === 'createOrder';
+  const placeholders =
+    headerValue(interaction, SECRET_HEADER) === PLACEHOLDER_CREDENTIALS.secret &&
+    headerValue(interaction, USER_ID_HEADER) !== undefined;
+  const credentials = placeholders ? 'real' : 'refused';
+  const base = { id, pact, interaction, version: pact.version, credentials, creates } as const;
   const decide = (verdict: Decision['verdict'], reason: string): PlannedInteraction => ({
     ...base,
     decided: { verdict, reason },
@@ -128,11 +125,7 @@ function planInteraction(
       throw new UnknownStateError(pact.label, state.name, interaction.description);
     for (const name of definition.provides) provided.add(name);
     for (const name of Object.keys(state.params)) provided.add(name);
-    const result = arranger(state.params, {
-      control: options.control,
-      otherCredentials: options.otherCredentials,
-      mutates,
-    });
+    const result = arranger(state.params, { ...options, mutates });
     if (result.invalid !== undefined) invalid ??= `state "${state.name}": ${result.invalid}`;
     else if (result.unreachable !== undefined)
       unreachable ??= `state "${stateLabel(state)}" ${result.unreachable}`;
@@ -149,7 +142,7 @@ function planInteraction(
     }
   }
   if (invalid) return decide('failed', `the contract is inconsistent: ${invalid}`);
-  if (pathBelowBase(routed) === undefined) {
+  if (pathBelowBase(normalisePath(interaction.path)) === undefined) {
     return decide(
       'failed',
       `the request path ${interaction.path} lies outside the API base path ${API_BASE_PATH}`,
@@ -165,11 +158,7 @@ function planInteraction(
   if (unreachable) return decide('not-verifiable', unreachable);
   if (options.mode === 'live') {
     const refusal = liveRefusal(
-      {
-        method: interaction.method,
-        operation: operationOf(interaction.method, interaction.path),
-        body: interaction.body,
-      },
+      { method: interaction.method, operation, body: interaction.body },
       // The order a change names comes from a state the run arranges, or is one it proves missing.
       () => interaction.injected.length > 0 || provesMissing,
     );

@@ -9,10 +9,9 @@ import {
 export { API_BASE_PATH };
 
 /**
- * The path a server routes, whatever the spelling: each segment percent-decoded, empty and
- * `.` segments dropped, `..` resolved, no trailing slash, lower-case. `/api//orders/`,
- * `/API/%6Frders` and `/api/x/../orders` all name `/api/orders`. Safety decisions are taken
- * on this form, never on how a pact spells a path.
+ * The path a server routes, whatever the spelling (decoded, `.`, `..` and empty segments
+ * resolved, lower-case): `/API/%6Frders/` and `/api/x/../orders` name `/api/orders`. Safety
+ * decisions are taken on this form, never on how a pact spells a path.
  */
 export function normalisePath(raw: string): string {
   const path = raw.split('?')[0] ?? '';
@@ -31,11 +30,7 @@ export function normalisePath(raw: string): string {
   return `/${segments.join('/')}`;
 }
 
-/**
- * The path below the contracts' base path (`/orders/42`), or undefined when it lies outside
- * it. The consumer suite writes every path under `API_BASE_PATH`; the proxy maps it onto the
- * target's own base path.
- */
+/** The path below `API_BASE_PATH` (`/orders/42`), or undefined when it lies outside it. */
 export function pathBelowBase(path: string): string | undefined {
   if (path === API_BASE_PATH) return '/';
   return path.startsWith(`${API_BASE_PATH}/`) ? path.slice(API_BASE_PATH.length) : undefined;
@@ -47,7 +42,7 @@ const ROUTES = OPERATION_NAMES.map((name) => ({
   pattern: pathPattern(operations[name].path, API_BASE_PATH),
 }));
 
-/** Which operation of the table a request is, from its method and its path as the server routes it. */
+/** Which operation a request is, by its method and its path as the server routes it. */
 export function operationOf(method: string, path: string): OperationName | undefined {
   const routed = normalisePath(path);
   return ROUTES.find((route) => route.method === method.toUpperCase() && route.pattern.test(routed))?.name;

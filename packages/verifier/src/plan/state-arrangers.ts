@@ -2,11 +2,11 @@ import { ORDER_STATUSES, type OrderStatus } from '@print-contracts/client';
 import { PROVIDER_STATES, type ProviderStateName } from '@print-contracts/consumer-contracts/vocabulary';
 import type { CreatedSpec, FixtureSpec, ListedWant } from './fixture-spec.js';
 
-/** What the target offers beyond its public API, and what the interaction does. */
+/** What the target offers beyond its public API, and whether the interaction mutates. */
 export interface ArrangeContext {
   readonly control: boolean;
   readonly otherCredentials: boolean;
-  /** The interaction changes or cancels the order (anything but a GET): it needs one of its own. */
+  /** Anything but a GET: it needs an order of its own. */
   readonly mutates: boolean;
 }
 
@@ -32,10 +32,7 @@ const created = (then: CreatedSpec['after'] = 'nothing', extra: Partial<CreatedS
   ...extra,
 });
 
-/**
- * A read-only request takes an order the target lists when one has what it needs, else
- * `orElse`; a request that changes the order never touches a listed one: it gets `orElse`.
- */
+/** A read-only request takes a listed order when one fits, else `orElse`; a mutating one always `orElse`. */
 function listedOr(
   want: ListedWant,
   context: ArrangeContext,
@@ -85,10 +82,9 @@ function wholeNumber(value: unknown): number | undefined {
 }
 
 /**
- * One arranger per provider state, keyed by the exact state name the consumer suite writes
- * (`PROVIDER_STATES`). Each reaches its state the least costly way a target allows: an order
- * the target already lists for a request that only reads, else one the run creates through
- * the public API, the control surface where only it can, or a second credential set.
+ * One arranger per provider state, keyed by its exact name (`PROVIDER_STATES`). Each reaches
+ * its state the least costly way the target allows: a listed order for a read-only request,
+ * else one the run creates, the control surface where only it can, or a second credential set.
  */
 export const STATE_ARRANGERS: Readonly<Record<ProviderStateName, Arranger>> = {
   [PROVIDER_STATES.orderExists.name]: (_params, context) =>

@@ -1,8 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ReplayError } from '../errors/replay-error.js';
-import { type PactWorker, startPactWorker } from './pact-worker-process.js';
+import type { BrokerOptions } from '../options/verify-options.js';
 
 /** One run of Pact's verifier over some pact sources, against one loopback proxy. */
 export interface VerifyJob {
@@ -14,21 +15,15 @@ export interface VerifyJob {
   readonly timeoutMs: number;
   readonly files?: readonly string[];
   readonly urls?: readonly string[];
-  readonly brokerAuth?: { readonly token?: string; readonly username?: string; readonly password?: string };
+  readonly brokerAuth?: BrokerOptions['auth'];
   /** A regular expression on descriptions: Pact replays only the interactions it matches. */
   readonly filterDescription?: string;
   /**
-   * An empty CA store (a file and a folder) for the native core, when it talks only to
-   * loopback servers: it then skips loading the system's CA store for every HTTP client it
-   * builds, the slowest part of a replay. Left out when it fetches from a broker.
+   * An empty CA store for the native core when it talks only to loopback servers: it then
+   * skips loading the system's for every HTTP client it builds, the slowest part of a replay.
    */
   readonly emptyCaStore?: { readonly file: string; readonly dir: string };
-  readonly publish?: {
-    readonly providerVersion: string;
-    readonly branch?: string;
-    readonly buildUrl?: string;
-    readonly tags?: readonly string[];
-  };
+  readonly publish?: { readonly providerVersion: string; readonly branch?: string };
   readonly appVersion: string;
 }
 
@@ -43,13 +38,36 @@ type WorkerMessage =
   | { type: 'done'; id: number; code: number; json: string }
   | { type: 'failed'; id: number; message: string };
 
+const WORKER = fileURLToPath(new URL('./pact-worker.cjs', import.meta.url));
 const STDERR_TAIL = 4_000;
 
 /**
- * Runs Pact's native verifier (pact-core's FFI, as `@pact-foundation/pact` ships it) in a
- * child process, started as early as possible so its start-up overlaps the parent's. Jobs
- * run concurrently inside it. The child never sees a credential: the proxy holds them, and
- * its environment is an allowlist.
+ * What Pact's process may see of the environment: what a process needs to run and to reach a
+ * broker through a proxy. An allowlist, so no credential reaches Pact's native core.
+ */
+const PASS_THROUGH = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'SYSTEMROOT',
+  'LANG',
+  'LC_ALL',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+];
+
+/**
+ * Runs Pact's native verifier (pact-core's FFI) in a child process (`pact-worker.cjs`), jobs
+ * concurrently inside it. The child never sees a credential: the proxy holds them.
  */
 export class PactRunner {
   readonly #child: ChildProcess;
@@ -62,28 +80,34 @@ export class PactRunner {
   #stderr = '';
   #exited: ReplayError | undefined;
 
-  /** Takes over a worker started early (see `startPactWorker`), or starts one. */
-  constructor(worker: PactWorker = startPactWorker()) {
-    this.#child = worker.child;
-    this.#child.ref();
-    this.#child.channel?.ref();
+  constructor(env: Readonly<Record<string, string | undefined>> = process.env) {
+    const childEnv: Record<string, string> = { PACT_DO_NOT_TRACK: 'true', LOG_LEVEL: 'error' };
+    for (const name of PASS_THROUGH) {
+      const value = env[name];
+      if (value !== undefined) childEnv[name] = value;
+    }
+    this.#child = fork(WORKER, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: childEnv, execArgv: [] });
+    // Pact prints its own report to stdout; the run reports from the JSON result instead.
+    this.#child.stdout?.resume();
     this.#child.stderr?.setEncoding('utf8');
     this.#child.stderr?.on('data', (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL);
     });
-    this.#child.on('message', (message: WorkerMessage) => {
-      if (message.type !== 'ready') this.#settle(message);
-    });
-    void worker.exited.then(({ code, signal }) => {
-      const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
-      this.#exited = new ReplayError(
-        `Pact's verifier process ended unexpectedly (${signal ?? `exit code ${code}`})${tail ? `: ${tail}` : ''}`,
-      );
-      for (const pending of this.#pending.values()) pending.reject(this.#exited);
-      this.#pending.clear();
-    });
-    this.#ready = worker.ready.catch((error: Error) => {
-      throw new ReplayError(`Pact's verifier could not start: ${error.message}`);
+    this.#ready = new Promise<void>((resolve, reject) => {
+      this.#child.on('message', (message: WorkerMessage) => {
+        if (message.type === 'ready') resolve();
+        else this.#settle(message);
+      });
+      this.#child.once('exit', (code, signal) => {
+        const how = signal ?? `exit code ${code}`;
+        reject(new ReplayError(`Pact's verifier could not start: it ended before it was ready (${how})`));
+        const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
+        this.#exited = new ReplayError(
+          `Pact's verifier process ended unexpectedly (${how})${tail ? `: ${tail}` : ''}`,
+        );
+        for (const pending of this.#pending.values()) pending.reject(this.#exited);
+        this.#pending.clear();
+      });
     });
     this.#ready.catch(() => undefined);
   }

@@ -1,21 +1,16 @@
 'use strict';
-// The child process that runs Pact's verifier (pact-core's native FFI). It lives in its own
-// process because the native core prints its report straight to file descriptor 1; here that
-// output goes to a pipe the parent discards, and the parent reads the JSON result instead.
-// A crash of the native core ends this process, not the run: the parent still tears down.
-//
-// Protocol (IPC): the parent sends {type: 'verify', id, job}; the child answers
-// {type: 'done', id, code, json} or {type: 'failed', id, message}. It exits when the parent
-// disconnects.
+// Runs Pact's verifier (pact-core's native FFI) in its own process: the native core prints
+// to file descriptor 1 (a pipe the parent discards), and a crash of it does not end the run.
+// IPC: {type: 'verify', id, job} → {type: 'done', id, code, json} or {type: 'failed', id,
+// message}. It exits when the parent disconnects.
 const { createRequire } = require('node:module');
 
 const pactRequire = createRequire(require.resolve('@pact-foundation/pact'));
 const core = pactRequire('@pact-foundation/pact-core');
 const ffi = core.getFfiLib('error');
 
-// Pointing the native core at an empty CA store spares it loading the system's for every
-// HTTP client it builds (one per interaction). The parent asks for it only when the core
-// talks to loopback servers alone.
+// An empty CA store spares the core loading the system's for every HTTP client it builds;
+// the parent asks for it only when the core talks to loopback servers alone.
 const systemCa = { SSL_CERT_FILE: process.env.SSL_CERT_FILE, SSL_CERT_DIR: process.env.SSL_CERT_DIR };
 function useCaStore(empty) {
   const chosen = empty ? { SSL_CERT_FILE: empty.file, SSL_CERT_DIR: empty.dir } : systemCa;

@@ -1,17 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Dispatcher } from 'undici';
 import type { ArrangedInteraction, Arrangement } from '../arrange/arrange.js';
 import { isReplayError } from '../errors/replay-error.js';
-import type { Ledger } from '../ledger/ledger.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import type { Verdict } from '../plan/plan.js';
-import type { Target } from '../target/target.js';
 import { type PactVerdict, pactResultSchema, stripAnsi, verdictsFrom } from './pact-results.js';
-import type { PactRunner } from './pact-runner.js';
-import { Availability, type Exchange, type ForwardRetry } from './proxy/forwarder.js';
+import type { PactRunner, VerifyJob } from './pact-runner.js';
+import { Availability, type Exchange, type ForwardContext } from './proxy/forwarder.js';
 import { startProxy } from './proxy/proxy.js';
+import { type FilterContext, parseBody } from './proxy/request-filter.js';
 import { type SequenceItem, StateSequence } from './proxy/state-sequence.js';
 
 /** One interaction after the replay: its verdict, and every request the proxy saw for it. */
@@ -35,21 +33,13 @@ export interface Replayed {
   readonly problems: readonly string[];
 }
 
-export interface ReplayOptions {
+export interface ReplayOptions
+  extends FilterContext,
+    Omit<ForwardContext, 'availability' | 'version' | 'source'> {
   readonly runner: PactRunner;
-  readonly target: Target;
-  readonly dispatcher: Dispatcher;
-  readonly ledger: Ledger;
-  readonly secrets: readonly string[];
-  readonly timeoutMs: number;
-  /** How the proxy rides out a busy target. */
-  readonly retry: ForwardRetry;
-  /** Order ids the arrange stage proved do not exist: requests may address them in live mode. */
-  readonly missing: ReadonlySet<string>;
   /** Where the pact files Pact replays are written. */
   readonly scratch: string;
-  /** An empty CA store for Pact's native core when it talks to loopback only (it skips loading the system's). */
-  readonly emptyCaStore: { readonly file: string; readonly dir: string } | undefined;
+  readonly emptyCaStore: VerifyJob['emptyCaStore'];
   readonly broker: BrokerOptions | undefined;
   readonly appVersion: string;
   readonly interrupted: () => boolean;
@@ -57,11 +47,9 @@ export interface ReplayOptions {
 }
 
 /**
- * The replay stage: for each pact, one run of Pact's verifier over the interactions the
- * arrange stage made ready, in file order, against a loopback proxy of its own (state
- * endpoint, request filter, forwarder). Pact judges the answers; the proxy's record says
- * when no answer came (target unavailable) or a request was refused. Interactions decided
- * earlier keep their verdict.
+ * The replay stage: per pact, one run of Pact's verifier over the interactions made ready, in
+ * file order, against a loopback proxy of its own. Pact judges the answers; the proxy's record
+ * says when no answer came or a request was refused. Decided interactions keep their verdict.
  */
 export async function replay(arrangement: Arrangement, options: ReplayOptions): Promise<Replayed> {
   const availability = new Availability();
@@ -74,21 +62,16 @@ export async function replay(arrangement: Arrangement, options: ReplayOptions): 
       const mine = arrangement.interactions.filter((item) => item.planned.pact === pact);
       const results = await replayPact(pact, index, mine, options, availability).catch((error: unknown) => {
         if (!isReplayError(error)) throw error;
-        const reason = options.interrupted() ? 'not replayed: the run was interrupted' : error.message;
         if (!options.interrupted()) problems.push(error.message);
-        return {
-          verdicts: new Map<string, ReplayedInteraction>(),
-          problems: [],
-          output: '',
-          fallback: reason,
-        };
+        return { verdicts: [], problems: [], output: '', fallback: error.message };
       });
-      for (const [id, verdict] of results.verdicts) verdicts.set(id, verdict);
+      for (const verdict of results.verdicts) verdicts.set(verdict.arranged.planned.id, verdict);
       problems.push(...results.problems);
       if (results.output) output.push(results.output);
       for (const item of mine) {
-        if (verdicts.has(item.planned.id)) continue;
-        verdicts.set(item.planned.id, settled(item, undefined, [], results.fallback, options));
+        if (!verdicts.has(item.planned.id)) {
+          verdicts.set(item.planned.id, settled(item, undefined, [], results.fallback, options));
+        }
       }
     }),
   );
@@ -101,6 +84,7 @@ export async function replay(arrangement: Arrangement, options: ReplayOptions): 
   };
 }
 
+/** Replays one pact; interactions it gives no verdict get one from `fallback`. */
 async function replayPact(
   pact: LoadedPact,
   index: number,
@@ -108,14 +92,9 @@ async function replayPact(
   options: ReplayOptions,
   availability: Availability,
 ) {
-  const verdicts = new Map<string, ReplayedInteraction>();
-  for (const item of items)
-    if (item.decided) verdicts.set(item.planned.id, settled(item, undefined, [], '', options));
+  const none = { verdicts: [] as ReplayedInteraction[], problems: [] as string[], output: '' };
   const ready = items.filter((item) => !item.decided);
-  const none = { verdicts, problems: [] as string[], output: '', fallback: 'no verdict' };
-  if (ready.length === 0 || options.interrupted()) {
-    return { ...none, fallback: 'not replayed: the run was interrupted' };
-  }
+  if (ready.length === 0 || options.interrupted()) return { ...none, fallback: 'no verdict' };
   const publish = options.broker?.publish === true && pact.source.kind === 'broker';
   // Publishing, Pact fetches the pact itself and filters it by description: an interaction kept
   // back that shares a description with a replayed one is refused at its state call.
@@ -134,17 +113,8 @@ async function replayPact(
   const stateSequence = new StateSequence(sequenceItems);
   const proxy = await startProxy({
     sequence: stateSequence,
-    filter: { target: options.target, ledger: options.ledger, missing: options.missing },
-    forward: {
-      target: options.target,
-      dispatcher: options.dispatcher,
-      timeoutMs: options.timeoutMs,
-      ledger: options.ledger,
-      secrets: options.secrets,
-      retry: options.retry,
-      availability,
-      version: pact.version,
-    },
+    filter: options,
+    forward: { ...options, availability, version: pact.version },
     onExchange: (item, exchange) => {
       exchanges.set(item.id, [...(exchanges.get(item.id) ?? []), exchange]);
       const outcome = exchange.failure ? `✗ ${exchange.failure}` : `${exchange.status}`;
@@ -154,13 +124,27 @@ async function replayPact(
     },
   });
   try {
-    const source = publish
-      ? {
-          urls: [pact.source.kind === 'broker' ? pact.source.url : ''],
-          filterDescription: `^(?:${[...descriptions].map(escapeRustRegex).join('|')})$`,
-        }
-      : { files: [await writePact(pact, replayed, join(options.scratch, `pact-${index}.json`))] };
-    const broker = options.broker;
+    let source: Pick<
+      VerifyJob,
+      'files' | 'urls' | 'filterDescription' | 'brokerAuth' | 'publish' | 'emptyCaStore'
+    >;
+    if (publish && options.broker) {
+      const { auth, providerVersion, providerBranch } = options.broker;
+      source = {
+        urls: [pact.source.kind === 'broker' ? pact.source.url : ''],
+        filterDescription: `^(?:${[...descriptions].map(escapeRustRegex).join('|')})$`,
+        brokerAuth: auth,
+        publish: {
+          providerVersion: providerVersion ?? '',
+          ...(providerBranch ? { branch: providerBranch } : {}),
+        },
+      };
+    } else {
+      const file = join(options.scratch, `pact-${index}.json`);
+      const interactions = replayed.map((item) => item.planned.interaction.raw);
+      await writeFile(file, JSON.stringify({ ...pact.document, interactions }));
+      source = { files: [file], ...(options.emptyCaStore ? { emptyCaStore: options.emptyCaStore } : {}) };
+    }
     const outcome = await options.runner.verify({
       provider: pact.provider,
       host: proxy.host,
@@ -170,46 +154,27 @@ async function replayPact(
       // Longer than the proxy's retries, so the proxy explains a slow target first.
       timeoutMs: (options.timeoutMs + options.retry.maxDelayMs) * (options.retry.attempts + 1),
       ...source,
-      ...(publish && broker
-        ? {
-            brokerAuth: broker.auth,
-            publish: {
-              providerVersion: broker.providerVersion ?? '',
-              ...(broker.providerBranch ? { branch: broker.providerBranch } : {}),
-            },
-          }
-        : {}),
-      ...(options.emptyCaStore && !publish ? { emptyCaStore: options.emptyCaStore } : {}),
       appVersion: options.appVersion,
     });
-    const parsed = pactResultSchema.safeParse(parseJson(outcome.json));
+    const parsed = pactResultSchema.safeParse(parseBody(outcome.json));
     if (!parsed.success) {
       const problem = `Pact's verifier gave no readable result for ${pact.label} (exit code ${outcome.code})`;
       return { ...none, problems: [problem], fallback: problem };
     }
     const results = verdictsFrom(
       parsed.data,
-      sequenceItems.map((item, position) => ({
-        description: item.description,
-        key: replayed[position]?.planned.interaction.key,
+      replayed.map((item) => ({
+        description: item.planned.interaction.description,
+        key: item.planned.interaction.key,
       })),
     );
-    const broken = stateSequence.broken;
     const problems = typeof results === 'string' ? [`${pact.label}: ${results}`] : [];
-    if (broken) problems.push(broken);
-    replayed.forEach((item, position) => {
-      if (item.decided) return;
+    if (stateSequence.broken) problems.push(stateSequence.broken);
+    const fallback = typeof results === 'string' ? results : 'no verdict';
+    const verdicts = replayed.flatMap((item, position) => {
+      if (item.decided) return [];
       const verdict = typeof results === 'string' ? undefined : results[position];
-      verdicts.set(
-        item.planned.id,
-        settled(
-          item,
-          verdict,
-          exchanges.get(item.planned.id) ?? [],
-          typeof results === 'string' ? results : 'no verdict',
-          options,
-        ),
-      );
+      return [settled(item, verdict, exchanges.get(item.planned.id) ?? [], fallback, options)];
     });
     return { verdicts, problems, output: stripAnsi(parsed.data.output.join('\n')), fallback: 'no verdict' };
   } finally {
@@ -217,10 +182,7 @@ async function replayPact(
   }
 }
 
-/**
- * The verdict of one interaction: decided before the replay, or from what the proxy saw
- * (no answer from the target, a refusal) and then what Pact judged.
- */
+/** One interaction's verdict: decided earlier, from what the proxy saw, or what Pact judged. */
 function settled(
   item: ArrangedInteraction,
   verdict: PactVerdict | undefined,
@@ -249,25 +211,6 @@ function settled(
     reason: verdict.mismatches[0] ?? 'Pact reported a failure',
     mismatches: verdict.mismatches,
   };
-}
-
-/** The pact Pact replays: the pact's own document with just these interactions, in file order. */
-async function writePact(
-  pact: LoadedPact,
-  items: readonly ArrangedInteraction[],
-  file: string,
-): Promise<string> {
-  const document = { ...pact.document, interactions: items.map((item) => item.planned.interaction.raw) };
-  await writeFile(file, JSON.stringify(document));
-  return file;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Characters the Rust `regex` crate treats as syntax. */

@@ -29,13 +29,12 @@ export interface ReportContext {
 const RETIRED_AFTER = 2;
 
 /**
- * The report stage: one record of the run, built from the replay's verdicts and the
- * settle stage's count, with what it learned of whole versions; every text in it printable
- * and free of secrets. The console, JSON, JUnit and Markdown reports are all renderings of it.
+ * The report stage: one record of the run from the replay's verdicts and the settlement, with
+ * what it learned of whole versions, every text printable and free of secrets. The console,
+ * JSON, JUnit and Markdown reports all render it.
  */
 export function buildReport(replayed: Replayed, settlement: Settlement, context: ReportContext): RunReport {
-  const clean = (text: string | undefined) =>
-    text === undefined ? undefined : printable(redact(text, context.secrets));
+  const clean = (text: string) => printable(redact(text, context.secrets));
   const interactions = replayed.interactions.map((item) => interactionReport(item, clean));
   const totals = countVerdicts(interactions);
   const exchanges = replayed.interactions.flatMap((item) => item.exchanges);
@@ -57,43 +56,34 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     byVersion: countByVersion(interactions),
     interactions,
     findings: versionFindings(exchanges),
-    warnings: deprecationWarnings(exchanges).map((text) => clean(text) as string),
-    teardown: {
-      ...settlement,
-      problems: settlement.problems.map((problem) => clean(problem) as string),
-    },
-    problems: replayed.problems.map((problem) => clean(problem) as string),
+    warnings: deprecationWarnings(exchanges).map(clean),
+    teardown: { ...settlement, problems: settlement.problems.map(clean) },
+    problems: replayed.problems.map(clean),
   };
 }
 
-function interactionReport(
-  item: ReplayedInteraction,
-  clean: (text: string | undefined) => string | undefined,
-): InteractionReport {
+function interactionReport(item: ReplayedInteraction, clean: (text: string) => string): InteractionReport {
   const { planned } = item.arranged;
   const { pact, interaction } = planned;
   return {
     version: planned.version,
-    consumer: clean(pact.consumer) as string,
-    provider: clean(pact.provider) as string,
-    pact: clean(pact.label) as string,
-    description: clean(interaction.description) as string,
-    states: clean(stateLine(interaction)) as string,
-    arranged: item.arranged.states.flatMap((state) =>
-      state ? [clean(`${state.label}: ${state.how}`) as string] : [],
-    ),
-    request: clean(requestLine(interaction)) as string,
+    consumer: clean(pact.consumer),
+    provider: clean(pact.provider),
+    pact: clean(pact.label),
+    description: clean(interaction.description),
+    states: clean(stateLine(interaction)),
+    arranged: item.arranged.states.flatMap((state) => (state ? [clean(`${state.label}: ${state.how}`)] : [])),
+    request: clean(requestLine(interaction)),
     verdict: item.verdict,
-    reason: clean(item.reason),
-    mismatches: item.mismatches.map((mismatch) => clean(mismatch) as string),
+    reason: item.reason === undefined ? undefined : clean(item.reason),
+    mismatches: item.mismatches.map(clean),
     ms: item.ms,
   };
 }
 
 /**
- * A version the target no longer serves: every request of it that carried real credentials
- * was refused, all with one status. Said once, as a finding about the version; its
- * interactions keep their own verdicts.
+ * A version the target no longer serves (every request of it with real credentials refused
+ * with one status), said once; its interactions keep their own verdicts.
  */
 function versionFindings(exchanges: readonly Exchange[]): VersionFinding[] {
   const findings: VersionFinding[] = [];

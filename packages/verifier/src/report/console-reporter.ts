@@ -1,5 +1,6 @@
 import { API_VERSIONS, redact } from '@print-contracts/client';
-import { type InteractionReport, matrixRows, printable, type RunReport, VERDICT_WORDS } from './model.js';
+import { VERDICT_WORDS } from '../plan/plan.js';
+import { type InteractionReport, matrixRows, printable, type RunReport } from './model.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
 export interface TextSink {
@@ -20,9 +21,8 @@ const MARKS: Readonly<Record<InteractionReport['verdict'], string>> = {
 };
 
 /**
- * Console output of a run: progress while it runs (state → interaction → verdict, with
- * timings), then the matrix and the summary. Every line passes through `redact`, so no
- * secret reaches the console even if the target echoes one.
+ * Console output of a run: progress while it runs, then the matrix and the summary. Every
+ * line is redacted, so no secret reaches the console even if the target echoes one.
  */
 export class ConsoleReporter {
   readonly #out: TextSink;
@@ -80,18 +80,15 @@ export class ConsoleReporter {
         for (const mismatch of item.mismatches) if (mismatch !== item.reason) this.say(`      ${mismatch}`);
       }
     }
-    const unavailable = report.interactions.filter((item) => item.verdict === 'target-unavailable');
-    if (unavailable.length > 0) {
+    for (const [verdict, title] of [
+      ['target-unavailable', 'Target unavailable (not a broken contract):'],
+      ['not-verifiable', `Not verifiable here${report.strict ? ' (failures under --strict)' : ''}:`],
+    ] as const) {
+      const items = report.interactions.filter((item) => item.verdict === verdict);
+      if (items.length === 0) continue;
       this.say('');
-      this.say('Target unavailable (not a broken contract):');
-      for (const item of unavailable)
-        this.say(`  ${item.version} ${item.description} — ${clip(item.reason ?? '', MAX_REASON)}`);
-    }
-    const skipped = report.interactions.filter((item) => item.verdict === 'not-verifiable');
-    if (skipped.length > 0) {
-      this.say('');
-      this.say(`Not verifiable here${report.strict ? ' (failures under --strict)' : ''}:`);
-      for (const item of skipped)
+      this.say(title);
+      for (const item of items)
         this.say(`  ${item.version} ${item.description} — ${clip(item.reason ?? '', MAX_REASON)}`);
     }
     if (report.findings.length > 0) {

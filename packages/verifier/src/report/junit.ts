@@ -13,9 +13,8 @@ const xml = (text: string) =>
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
 /**
- * JUnit XML for CI test tabs: one test suite per provider (API version), one test case per
- * interaction. A failure carries the reason and Pact's mismatches; an interaction not
- * verifiable here is `skipped` with its reason (a failure with `--strict`).
+ * JUnit XML: a test suite per provider (API version), a test case per interaction; one not
+ * verifiable here is `skipped` with its reason (a failure under `--strict`).
  */
 export function junitXml(report: RunReport): string {
   const lines = [

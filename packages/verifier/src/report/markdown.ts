@@ -1,6 +1,7 @@
 import { API_VERSIONS } from '@print-contracts/client';
 import { EXIT_CODES } from '../exit-codes.js';
-import { matrixRows, type RunReport, type Verdict } from './model.js';
+import type { Verdict } from '../plan/plan.js';
+import { matrixRows, type RunReport } from './model.js';
 
 const SYMBOLS: Readonly<Record<Verdict, string>> = {
   verified: '✅ verified',

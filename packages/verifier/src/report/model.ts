@@ -1,8 +1,8 @@
 import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
 import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import type { Verdict } from '../plan/plan.js';
-
-export type { Verdict };
+import type { Settlement } from '../settle/settle.js';
+import type { Target } from '../target/target.js';
 
 export interface InteractionReport {
   readonly version: ApiVersion;
@@ -43,29 +43,12 @@ export interface VersionFinding {
   readonly text: string;
 }
 
-export interface TeardownReport {
-  /** Orders the run created at the target. */
-  readonly created: number;
-  /** Orders crossed off the ledger by this run. */
-  readonly settled: number;
-  /** Orders still open in the ledger (this run's and earlier ones'). */
-  readonly open: number;
-  readonly problems: readonly string[];
-  /** The ledger file, when it still exists. */
-  readonly ledger: string | undefined;
-}
-
 /** Everything a run found: the source of the console matrix, the JSON, JUnit and Markdown reports. */
 export interface RunReport {
   readonly tool: string;
   readonly startedAt: string;
   readonly durationMs: number;
-  readonly target: {
-    readonly kind: 'embedded' | 'url';
-    readonly baseUrl: string;
-    readonly mode: 'sample' | 'live';
-    readonly control: boolean;
-  };
+  readonly target: Pick<Target, 'kind' | 'baseUrl' | 'mode'> & { readonly control: boolean };
   readonly strict: boolean;
   /** The signal that stopped the run early, if one did. */
   readonly stoppedBy: StopSignal | undefined;
@@ -77,25 +60,27 @@ export interface RunReport {
   readonly findings: readonly VersionFinding[];
   /** Never failures: a version the target says is deprecated, or will be shut down. */
   readonly warnings: readonly string[];
-  readonly teardown: TeardownReport;
+  readonly teardown: Settlement;
   /** Things that went wrong beside the interactions (Pact out of step, a crashed verifier). */
   readonly problems: readonly string[];
 }
 
+const COUNTED_AS = {
+  verified: 'verified',
+  failed: 'failed',
+  'not-verifiable': 'notVerifiable',
+  'target-unavailable': 'targetUnavailable',
+} as const;
+
 export function countVerdicts(interactions: readonly InteractionReport[]): Counts {
-  const counts: Counts = {
+  const counts = {
     verified: 0,
     failed: 0,
     notVerifiable: 0,
     targetUnavailable: 0,
     total: interactions.length,
   };
-  for (const { verdict } of interactions) {
-    if (verdict === 'verified') counts.verified++;
-    else if (verdict === 'failed') counts.failed++;
-    else if (verdict === 'target-unavailable') counts.targetUnavailable++;
-    else counts.notVerifiable++;
-  }
+  for (const { verdict } of interactions) counts[COUNTED_AS[verdict]]++;
   return counts;
 }
 
@@ -110,11 +95,7 @@ export function countByVersion(
   return result;
 }
 
-/**
- * The exit status (the table is in `exit-codes.ts`): a signal first, then a broken contract
- * (with `strict`, an interaction not verifiable here counts as one), then a target that
- * became unavailable. Interactions not verifiable here never count as passed.
- */
+/** The exit status: a signal, a broken contract (with `strict`, also one not verifiable), a target down. */
 export function exitCodeFor(totals: Counts, strict: boolean, stoppedBy: StopSignal | undefined): ExitCode {
   if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
   if (totals.failed > 0 || (strict && totals.notVerifiable > 0)) return EXIT_CODES.failed;
@@ -142,21 +123,10 @@ export function matrixRows(interactions: readonly InteractionReport[]): MatrixRo
   return [...rows.values()];
 }
 
-export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
-  verified: 'verified',
-  failed: 'FAILED',
-  'not-verifiable': 'not verifiable here',
-  'target-unavailable': 'target unavailable',
-};
-
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/**
- * Text from a pact or a target made safe to print: control characters (a CR/LF that would
- * forge a line, an ANSI escape that would recolour a terminal or hide text) are written as
- * visible escapes, `\n`, `\u001b`.
- */
+/** Text from a pact or a target, its control characters (a forged line, an ANSI escape) made visible. */
 export function printable(text: string): string {
   return text.replace(CONTROL, (char) => {
     if (char === '\n') return '\\n';

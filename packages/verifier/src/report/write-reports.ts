@@ -13,10 +13,7 @@ export const REPORT_FILES = {
   pactOutput: 'pact-verifier-output.txt',
 } as const;
 
-/**
- * Writes the JSON, JUnit XML and Markdown reports (and Pact's own text output, when there
- * is some) into `dir`; every file passes through `redact` first. Returns the paths written.
- */
+/** Writes the reports (and Pact's own output, if any) into `dir`, each redacted; returns their paths. */
 export async function writeReports(
   report: RunReport,
   dir: string,

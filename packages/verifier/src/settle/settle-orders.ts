@@ -39,12 +39,10 @@ export const describeEntry = (entry: LedgerEntry) =>
   `order ${entry.uuid ?? '(uuid unknown)'} (${entry.source}, ${entry.version}, ${entry.target})`;
 
 /**
- * Cancels every order of `entries` that has a uuid and crosses it off the ledger: one the
- * control surface moved on through it, any other through the public API. An order still
- * being created is waited for only until its ledger deadline, the one bound it has in every
- * phase; a 404 after that deadline is an order the vendor will never place. An order that
- * cannot be settled stays open, with a problem line saying why. Entries without a uuid are
- * left to `--cleanup`'s scan by reference.
+ * Cancels every entry with a uuid (through the control surface when it moved the order on)
+ * and crosses it off. An order still being created is waited for until its ledger deadline;
+ * a 404 past it is an order the vendor will never place. One that cannot be settled stays
+ * open, with a problem saying why. Entries without a uuid are left to `--cleanup`'s scan.
  */
 export async function settleOrders(
   entries: readonly LedgerEntry[],
@@ -93,7 +91,13 @@ async function settleOne(
     return undefined;
   } catch (error) {
     if (!isHttpError(error)) throw error;
-    if (error.status !== 404) return refused(entry, uuid, client, error.message, context);
+    if (error.status !== 404) {
+      // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
+      const order = await client.getOrder(uuid, { signal: context.signal }).catch(() => undefined);
+      if (order?.status !== 'cancelled') return `cancel refused: ${error.message}`;
+      ledger.close(entry.key, 'cancelled', 'found cancelled');
+      return undefined;
+    }
     // The docs: a 404 "with an error message that the order creation has failed".
     if (CREATION_FAILED.test(bodyText(error.body))) {
       ledger.close(entry.key, 'creation-failed', error.vendorMessage);
@@ -101,22 +105,6 @@ async function settleOne(
     }
   }
   return waitThenCancel(entry, uuid, client, context);
-}
-
-/** A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem. */
-async function refused(
-  entry: LedgerEntry,
-  uuid: string,
-  client: OrdersClient<ApiVersion>,
-  why: string,
-  context: SettleContext,
-): Promise<string | undefined> {
-  const order = await client.getOrder(uuid, { signal: context.signal }).catch(() => undefined);
-  if (order?.status === 'cancelled') {
-    context.ledger.close(entry.key, 'cancelled', 'found cancelled');
-    return undefined;
-  }
-  return `cancel refused: ${why}`;
 }
 
 /** 404: the order may still be in its asynchronous creation; wait for it until its deadline. */

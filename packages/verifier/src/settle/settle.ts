@@ -4,7 +4,7 @@ import { describeEntry, settleOrders } from './settle-orders.js';
 
 /** The settle stage's result: what the run created, and what is left of it. */
 export interface Settlement {
-  /** Orders the run created at the target (every create it sent that was not refused: states and replayed creates). */
+  /** Creates the run sent that the target did not refuse (arranged and replayed). */
   readonly created: number;
   /** Orders crossed off the ledger by this run. */
   readonly settled: number;
@@ -27,10 +27,9 @@ export interface SettleStageOptions {
 }
 
 /**
- * The settle stage: cancels every order this run created that is still open, each waited
- * for only until its one deadline; an order whose create got no answer is left in the
- * ledger for `pnpm verify --cleanup`, which finds it by the run's reference. Orders of the
- * embedded sample API end with it. The ledger file goes when nothing is open.
+ * The settle stage: cancels every order of this run still open (each waited for until its
+ * deadline); one whose create got no answer stays for `--cleanup`, which finds it by the
+ * run's reference. The embedded sample API's orders end with it. An empty ledger is removed.
  */
 export async function settle(options: SettleStageOptions): Promise<Settlement> {
   const { ledger } = options;

@@ -3,9 +3,8 @@ import { Agent } from 'undici';
 import type { CredentialRole, Target } from './target.js';
 
 /**
- * Orders clients for each credential set and API version of the target, sharing one
- * keep-alive connection pool with the replay proxy. Arranging, teardown and cleanup all go
- * through here, i.e. through the target's public API.
+ * Orders clients per credential set and API version, sharing one connection pool with the
+ * replay proxy: arranging, teardown and cleanup all use the target's public API.
  */
 export class TargetClients {
   readonly target: Target;
@@ -21,11 +20,6 @@ export class TargetClients {
       connections: 32,
       connect: { timeout: timeoutMs },
     });
-  }
-
-  /** True when the target has the credential set. */
-  has(role: CredentialRole): boolean {
-    return role === 'main' || this.target.credentials.other !== undefined;
   }
 
   client(role: CredentialRole, version: ApiVersion): OrdersClient<ApiVersion> {

@@ -2,7 +2,6 @@ import { SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import { CONTROL_BASE_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { TargetError } from '../errors/target-error.js';
-import type { Credentials } from '../options/verify-options.js';
 import type { Target } from './target.js';
 import { describeTransportFailure, notConnected, untrusted } from './wire.js';
 
@@ -34,40 +33,28 @@ async function probe(
   }
 }
 
-async function checkCredentials(
-  dispatcher: Dispatcher,
-  target: Target,
-  credentials: Credentials,
-  which: string,
-  timeoutMs: number,
-): Promise<void> {
-  const url = new URL(`${target.baseUrl}/orders?limit=1`);
-  const status = await probe(
-    dispatcher,
-    url,
-    { [USER_ID_HEADER]: credentials.userId, [SECRET_HEADER]: credentials.secret },
-    timeoutMs,
-  );
-  if (status === 401 || status === 403) {
-    throw new TargetError(
-      `the target refused the ${which} credentials (user "${credentials.userId}", status ${status}) on GET ${url.pathname}`,
-    );
-  }
-}
-
 /**
- * Checks, read-only, that the target answers, can be trusted and accepts the credentials
- * before anything is arranged (so an unreachable host, a refused connection or a bad TLS
- * certificate is exit 2 with one clear reason, not a column of failures, and no order is
- * ever ledgered), and that a declared control surface exists. Any HTTP answer other than a
- * refusal counts as reachable, and so does a server that accepts the connection and then
- * misbehaves: what the answers hold is for the contracts to judge.
+ * Checks, read-only and before anything is arranged, that the target answers, can be trusted
+ * and accepts the credentials, and that a declared control surface exists: an unreachable or
+ * untrusted target is exit 2 with one reason, not a column of failures. Any answer but a
+ * refusal counts as reachable, even a misbehaving one: the contracts judge what answers hold.
  */
 export async function preflight(dispatcher: Dispatcher, target: Target, timeoutMs: number): Promise<void> {
-  const checks = [checkCredentials(dispatcher, target, target.credentials.main, 'main', timeoutMs)];
-  if (target.credentials.other) {
-    checks.push(checkCredentials(dispatcher, target, target.credentials.other, 'second', timeoutMs));
-  }
+  const url = new URL(`${target.baseUrl}/orders?limit=1`);
+  const sets = [
+    ['main', target.credentials.main],
+    ['second', target.credentials.other],
+  ] as const;
+  const checks = sets.map(async ([which, credentials]) => {
+    if (!credentials) return;
+    const headers = { [USER_ID_HEADER]: credentials.userId, [SECRET_HEADER]: credentials.secret };
+    const status = await probe(dispatcher, url, headers, timeoutMs);
+    if (status === 401 || status === 403) {
+      throw new TargetError(
+        `the target refused the ${which} credentials (user "${credentials.userId}", status ${status}) on GET ${url.pathname}`,
+      );
+    }
+  });
   if (target.controlOrigin) {
     checks.push(
       probe(dispatcher, new URL(`${CONTROL_BASE_PATH}/faults`, target.controlOrigin), {}, timeoutMs).then(

@@ -8,10 +8,7 @@ export interface StartedTarget {
   readonly sampleApi: SampleApi | undefined;
 }
 
-/**
- * The default target is the sample API, started in-process on a loopback port with its
- * control surface on and both demo credential sets; a `--base-url` target is taken as given.
- */
+/** A `--base-url` target as given, else the sample API in-process, control surface on. */
 export async function startTarget(options: TargetOptions): Promise<StartedTarget> {
   if (options.kind === 'url') {
     return {

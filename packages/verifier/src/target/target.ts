@@ -1,22 +1,17 @@
-import type { Credentials, TargetMode } from '../options/verify-options.js';
+import type { TargetCredentials, TargetMode } from '../options/verify-options.js';
 
 /** Which credential set of the target a request or an order belongs to. */
 export type CredentialRole = 'main' | 'other';
 
-/** What the run verifies against, once resolved. */
+/** What the run verifies against: the sample API in-process, or a `--base-url`. */
 export interface Target {
-  /** `embedded`: the sample API started in-process; `url`: given with `--base-url`. */
   readonly kind: 'embedded' | 'url';
   /** Ends in `/api`. */
   readonly baseUrl: string;
   readonly mode: TargetMode;
   /** Origin of the sample API's control surface, when the target has one. */
   readonly controlOrigin: string | undefined;
-  readonly credentials: {
-    readonly main: Credentials;
-    /** A second credential set, for the tenant-isolation interactions. */
-    readonly other: Credentials | undefined;
-  };
+  readonly credentials: TargetCredentials;
 }
 
 /** Every secret the run knows of the target, for redaction. */

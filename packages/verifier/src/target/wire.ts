@@ -71,7 +71,7 @@ const FAILURES: Readonly<Record<string, string>> = {
 };
 
 /** The code of a transport error, or of its cause (undici wraps the socket's). */
-export function failureCode(error: unknown): string | undefined {
+function failureCode(error: unknown): string | undefined {
   const code =
     (error as { code?: unknown } | null)?.code ??
     (error as { cause?: { code?: unknown } } | null)?.cause?.code;

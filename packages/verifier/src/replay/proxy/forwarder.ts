@@ -11,7 +11,7 @@ import {
   notConnected,
   redactBuffer,
 } from '../../target/wire.js';
-import type { Filtered } from './request-filter.js';
+import { type Filtered, parseBody } from './request-filter.js';
 
 /** How the proxy rides out a target that is slow to take requests. */
 export interface ForwardRetry {
@@ -51,16 +51,29 @@ export interface Exchange {
   readonly status: number | undefined;
   readonly ms: number;
   readonly attempts: number;
-  /** Whether it carried a real credential set (else none or a wrong one, on purpose). */
+  /** `real`: it carried a real credential set; `refused`: none or a wrong one, on purpose. */
   readonly credentials: 'real' | 'refused';
   /** Why no answer of the target reached Pact: a safety refusal, or the target unavailable. */
   readonly failure: string | undefined;
   /** The target stayed unavailable (429, 503 or no connection) after the retries. */
   readonly unavailable: boolean;
-  /** `Deprecation`, `Sunset` and `Link` headers of the answer (RFC 9745, RFC 8594). */
+  /** The answer's `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers. */
   readonly deprecation: string | undefined;
   readonly sunset: string | undefined;
 }
+
+/** An exchange without an answer, unless `fields` say otherwise. */
+export const exchangeOf = (
+  fields: Pick<Exchange, 'version' | 'method' | 'path' | 'ms' | 'attempts' | 'credentials'> &
+    Partial<Exchange>,
+): Exchange => ({
+  status: undefined,
+  failure: undefined,
+  unavailable: false,
+  deprecation: undefined,
+  sunset: undefined,
+  ...fields,
+});
 
 export interface ForwardContext {
   readonly target: Target;
@@ -92,12 +105,11 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
 };
 
 /**
- * The forwarder of the replay proxy: writes a create to the ledger before it leaves, sends
- * the request to the target, rides out a target that says it is busy (429, 503: honouring
- * `Retry-After` up to a bound) or that took no connection (nothing was sent), and retries a
- * read that lost its answer; then records the order a create made, and scrubs every secret
- * from what goes back to Pact. A target that stays unavailable is reported as such, never as
- * a broken contract.
+ * Sends one request to the target: a create is ledgered before it leaves; a target that is
+ * busy (429, 503, honouring `Retry-After` up to a bound) or took no connection is retried, and
+ * so is a read that lost its answer; the order a create made is recorded, and every secret is
+ * scrubbed from what goes back to Pact. A target that stays unavailable is reported as such,
+ * never as a broken contract.
  */
 export async function forward(
   request: Extract<Filtered, { kind: 'forward' }>,
@@ -106,29 +118,18 @@ export async function forward(
   const started = performance.now();
   const { ledger, target, retry, availability } = context;
   const key = request.creates
-    ? ledger.creating({
-        target: target.baseUrl,
-        embedded: target.kind === 'embedded',
-        controlOrigin: undefined,
-        credential: 'main',
-        version: context.version,
-        source: context.source,
-      })
+    ? ledger.creating(target, { credential: 'main', version: context.version, source: context.source })
     : undefined;
   let processedMaybe = false;
-  const exchange = (fields: Partial<Exchange> & Pick<Exchange, 'attempts'>): Exchange => ({
-    version: context.version,
-    method: request.method,
-    path: request.path,
-    status: undefined,
-    ms: Math.round(performance.now() - started),
-    credentials: request.credentials,
-    failure: undefined,
-    unavailable: false,
-    deprecation: undefined,
-    sunset: undefined,
-    ...fields,
-  });
+  const exchange = (fields: Partial<Exchange> & Pick<Exchange, 'attempts'>) =>
+    exchangeOf({
+      version: context.version,
+      method: request.method,
+      path: request.path,
+      ms: Math.round(performance.now() - started),
+      credentials: request.credentials,
+      ...fields,
+    });
   const giveUp = (attempts: number, why: string): Forwarded => {
     availability.gaveUp();
     if (key) {
@@ -220,13 +221,7 @@ function settleCreate(ledger: Ledger, key: string, status: number, body: Buffer)
     ledger.close(key, 'not-created', `status ${status}`);
     return;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    json = undefined;
-  }
-  const created = orderCreatedSchema.safeParse(json);
+  const created = orderCreatedSchema.safeParse(parseBody(body));
   if (created.success) ledger.created(key, created.data.uuid);
   else ledger.unresolved(key, `answer ${status} without a uuid`);
 }

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redact } from '@print-contracts/client';
-import { type Exchange, type ForwardContext, forward } from './forwarder.js';
-import { type FilterContext, filterRequest } from './request-filter.js';
+import { type Exchange, exchangeOf, type ForwardContext, forward } from './forwarder.js';
+import { type FilterContext, filterRequest, parseBody } from './request-filter.js';
 import { answerStateCall, STATE_PATH } from './state-endpoint.js';
 import type { SequenceItem, StateSequence } from './state-sequence.js';
 
@@ -26,22 +26,18 @@ export interface ProxyOptions {
   readonly onExchange: (item: SequenceItem, exchange: Exchange) => void;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.destroy();
-        reject(new RangeError('request body too large'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      req.destroy();
+      throw new RangeError('request body too large');
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 function answer(res: ServerResponse, status: number, body: unknown, own = true): void {
@@ -54,19 +50,10 @@ function answer(res: ServerResponse, status: number, body: unknown, own = true):
   res.end(text);
 }
 
-const parseJson = (body: Buffer): unknown => {
-  try {
-    return body.length === 0 ? undefined : (JSON.parse(body.toString('utf8')) as unknown);
-  } catch {
-    return undefined;
-  }
-};
-
 /**
- * Starts the proxy of one replay: the state endpoint, then for every other request the
- * request filter and the forwarder. A request already forwarded runs to its end on close
- * (bounded by its timeout), so a create the target accepted still brings its uuid to the
- * ledger, even when Pact was stopped.
+ * Starts the proxy of one replay: the state endpoint, else the request filter and the
+ * forwarder. On close a forwarded request runs to its end (bounded by its timeout), so an
+ * accepted create still brings its uuid to the ledger even when Pact was stopped.
  */
 export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
   const { sequence } = options;
@@ -74,7 +61,7 @@ export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
     const body = await readBody(req);
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'POST' && path === STATE_PATH) {
-      const result = answerStateCall(sequence, parseJson(body));
+      const result = answerStateCall(sequence, parseBody(body));
       if (result.status === 200) return answer(res, 200, result.values, false);
       return answer(res, result.status, { error: result.message });
     }
@@ -88,7 +75,16 @@ export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
       options.filter,
     );
     if (filtered.kind === 'refuse') {
-      options.onExchange(item, refusedExchange(options, req, filtered.reason));
+      const exchange = exchangeOf({
+        version: options.forward.version,
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: (req.url ?? '/').slice(0, 200),
+        ms: 0,
+        attempts: 0,
+        credentials: 'refused',
+        failure: filtered.reason,
+      });
+      options.onExchange(item, exchange);
       return answer(res, filtered.status, {
         message: `Refused by the contract verifier: ${filtered.reason}`,
       });
@@ -134,21 +130,5 @@ export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
       server.closeAllConnections();
       await closed;
     },
-  };
-}
-
-function refusedExchange(options: ProxyOptions, req: IncomingMessage, reason: string): Exchange {
-  return {
-    version: options.forward.version,
-    method: (req.method ?? 'GET').toUpperCase(),
-    path: (req.url ?? '/').slice(0, 200),
-    status: undefined,
-    ms: 0,
-    attempts: 0,
-    credentials: 'refused',
-    failure: reason,
-    unavailable: false,
-    deprecation: undefined,
-    sunset: undefined,
   };
 }

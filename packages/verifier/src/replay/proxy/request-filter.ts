@@ -49,24 +49,23 @@ export type Filtered =
 const USER_ID = USER_ID_HEADER.toLowerCase();
 const SECRET = SECRET_HEADER.toLowerCase();
 
-function parseBody(body: Buffer): unknown {
+/** The body as JSON; `undefined` when empty, the text itself when it is not JSON. */
+export function parseBody(body: Buffer | string): unknown {
   if (body.length === 0) return undefined;
+  const text = body.toString();
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
-    return body.toString('utf8');
+    return text;
   }
 }
 
 /**
- * The request filter of the replay proxy. It judges the request the target will actually
- * route (the path normalised, the body as sent), never the pact's spelling of it: a path
- * outside the API is refused; in live mode a create without `"testOrder": true`, a change
- * of `testOrder`, and a change of an order the run did not create are refused. It swaps the
- * contract's placeholder credentials for the real ones (so no secret passes through Pact),
- * maps the contract's `/api` onto the target's base path, and writes the run's reference
- * into every create (so `--cleanup` can find an order whose uuid never came back), except
- * into one whose reference is the point of the interaction (longer than the vendor allows).
+ * Judges the request the target will route (path normalised, body as sent), never the pact's
+ * spelling: a path outside the API is refused, and in live mode what `liveRefusal` refuses.
+ * It swaps the placeholder credentials for the real ones (no secret passes through Pact), maps
+ * `/api` onto the target's base path, and writes the run's reference into every create (for
+ * `--cleanup`) unless an over-long reference is the point of the interaction.
  */
 export function filterRequest(request: IncomingRequest, context: FilterContext): Filtered {
   const method = request.method.toUpperCase();

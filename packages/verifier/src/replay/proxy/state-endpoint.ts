@@ -4,11 +4,9 @@ import type { StateAnswer, StateSequence } from './state-sequence.js';
 export const STATE_PATH = '/__verifier/provider-state';
 
 /**
- * The state-change endpoint Pact's verifier calls before each interaction (the standard
- * protocol: a JSON body `{state, params, action}`). A setup call is answered from the
- * sequence with the values the arrange stage reached (which Pact injects with
- * `fromProviderState`); teardown needs nothing: the settle stage tears down. It never
- * answers 5xx: Pact retries those, and the sequence would slip.
+ * The state-change endpoint (`{state, params, action}`): a setup call is answered from the
+ * sequence with the values Pact injects; teardown needs nothing (the settle stage tears
+ * down). Never 5xx: Pact retries those, and the sequence would slip.
  */
 export function answerStateCall(
   sequence: StateSequence,

@@ -30,11 +30,10 @@ export type StateAnswer =
   | { readonly status: 409 | 422; readonly message: string; readonly item: SequenceItem | undefined };
 
 /**
- * Maps Pact's state-change calls to interactions. Pact's verifier replays a pact file in
- * order and, before each interaction, posts one setup call per provider state (one with an
- * empty state when it has none), without saying which interaction it is about. The
- * sequence knows the order of the file it gave Pact, so it expects exactly that series of
- * calls; a call that does not match stops the replay loudly instead of guessing.
+ * Maps Pact's state-change calls to interactions. Before each interaction, in file order, Pact
+ * posts one setup call per provider state (one with an empty state when it has none) without
+ * naming the interaction; the sequence expects exactly that series, and a call that does not
+ * match stops the replay loudly instead of guessing.
  */
 export class StateSequence {
   readonly #expected: ExpectedCall[];
