@@ -164,7 +164,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       embedded: started.sampleApi ? target.baseUrl : undefined,
       pollIntervalMs: options.pollIntervalMs,
       secrets,
-      signal: stoppedBy() ? AbortSignal.timeout(STOPPED_SETTLE_MS) : new AbortController().signal,
+      signal: settleSignal(stoppedBy() !== undefined),
     });
     const report = buildReport(replayed, settlement, {
       target,
@@ -246,4 +246,11 @@ function announce(reporter: ConsoleReporter, options: VerifyOptions, target: Tar
   for (const version of options.apiVersions) {
     reporter.progress(`  orders it creates in ${version}: ${options.orderBodies.source[version]}`);
   }
+}
+
+/** Ends teardown's waits: after a signal, within its budget. Every concurrent cancel listens to it. */
+function settleSignal(stopped: boolean): AbortSignal {
+  const signal = stopped ? AbortSignal.timeout(STOPPED_SETTLE_MS) : new AbortController().signal;
+  setMaxListeners(0, signal);
+  return signal;
 }
