@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENV, redact } from '@print-contracts/client';
-import { type Arrangement, arrange } from './arrange/arrange.js';
+import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
 import { runCleanup } from './cleanup/cleanup.js';
 import { PactFileError } from './errors/pact-file-error.js';
@@ -144,7 +144,6 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
         secrets,
         timeoutMs: options.requestTimeoutMs,
         retry: { ...FORWARD_RETRY, attempts: options.retries },
-        missing: provenMissing(arrangement),
         scratch,
         emptyCaStore: options.broker ? undefined : PactRunner.emptyCaStore(scratch),
         broker: options.broker,
@@ -213,17 +212,6 @@ async function loadPacts(options: VerifyOptions, clients: TargetClients, cwd: st
     );
   }
   return chosen;
-}
-
-/** Order ids the arrange stage proved do not exist: requests may name them, also in live mode. */
-function provenMissing(arrangement: Arrangement): ReadonlySet<string> {
-  const ids = new Set<string>();
-  for (const item of arrangement.interactions) {
-    if (item.decided) continue;
-    for (const fixture of item.planned.fixtures)
-      if (fixture?.spec.kind === 'no-order') ids.add(fixture.spec.id);
-  }
-  return ids;
 }
 
 function announce(reporter: ConsoleReporter, options: VerifyOptions, target: Target, plan: Plan): void {

@@ -28,9 +28,17 @@ export interface ArrangedInteraction {
   readonly states: readonly (ArrangedState | undefined)[];
 }
 
-/** The arrange stage's result. */
+/**
+ * The arrange stage's result, in two waves. `ready`: the interactions whose states were
+ * reached without waiting for an order to be created (lists, checks, listed orders, and those
+ * without a state, creates among them), replayable at once. `all`: every interaction in plan
+ * order, once the run's own orders are readable (or past their deadline). Replaying the first
+ * wave while the vendor processes the orders of the second lets the orders the replayed
+ * creates make be processed in the same window, so a run waits for the vendor once.
+ */
 export interface Arrangement {
-  readonly interactions: readonly ArrangedInteraction[];
+  readonly ready: readonly ArrangedInteraction[];
+  readonly all: Promise<readonly ArrangedInteraction[]>;
 }
 
 export interface ArrangeOptions extends CreatedOrdersOptions {
@@ -48,7 +56,8 @@ const clip = (text: string) => (text.length > 240 ? `${text.slice(0, 239)}…` :
  * The arrange stage: reaches every fixture of the plan at once, each once (a listed order for
  * read-only requests, an order the run creates, the control surface, a check), and on a
  * sample-data set probes what the set does with requests. Every interaction comes out ready
- * with its state values, or decided with the reason.
+ * with its state values, or decided with the reason; it resolves as soon as the first wave
+ * is ready (see `Arrangement`).
  */
 export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
   const { clients, signal } = options;
@@ -70,51 +79,66 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
   );
   const context: Reach = { created, listed, clients, plannedCreates: plan.plannedCreates, signal };
   const results = new Map<string, Promise<FixtureResult>>();
+  const reached = new Set<string>();
+  // Per fixture: settles once it is reached, or once it waits for an order being created.
+  const firstPhase: Promise<unknown>[] = [];
   for (const fixture of plan.fixtures) {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
-    const result = reach(fixture, context).then(
+    let waiting: () => void = () => {};
+    firstPhase.push(new Promise<void>((resolve) => (waiting = resolve)));
+    const result = reach(fixture, context, waiting).then(
       (reached): FixtureResult => ({ ok: true, ...reached, ms: ms() }),
       (error: unknown): FixtureResult => ({ ok: false, ...failure(error), ms: ms() }),
     );
-    void result.then((settled) => options.progress(stateLine(fixture, settled, users.get(fixture.key) ?? 0)));
+    void result.then((outcome) => {
+      reached.add(fixture.key);
+      waiting();
+      options.progress(stateLine(fixture, outcome, users.get(fixture.key) ?? 0));
+    });
     results.set(fixture.key, result);
   }
 
-  const interactions = await Promise.all(
-    plan.interactions.map(async (planned): Promise<ArrangedInteraction> => {
-      const decide = (decided: Decision): ArrangedInteraction => ({ planned, decided, states: [] });
-      if (planned.decided) return decide(planned.decided);
-      const settled = await Promise.all(
-        planned.fixtures.map((fixture) => fixture && results.get(fixture.key)),
-      );
-      const states: (ArrangedState | undefined)[] = [];
-      for (const [index, result] of settled.entries()) {
-        const fixture = planned.fixtures[index];
-        if (!result || !fixture) {
-          states.push(undefined);
-          continue;
-        }
-        if (!result.ok) {
-          const reason = `state "${fixture.label}" could not be arranged: ${result.reason}`;
-          return decide({ verdict: result.verdict, reason });
-        }
-        const missing = (findProviderState(fixture.state)?.provides ?? []).filter(
-          (name) => result.values[name] === undefined,
-        );
-        if (missing.length > 0) {
-          const reason = `state "${fixture.label}" arranged ${result.how}, which has no ${missing.join(', ')}`;
-          return decide({ verdict: 'not-verifiable', reason });
-        }
-        states.push({ label: fixture.label, how: result.how, values: result.values });
+  const arrangeOne = async (planned: PlannedInteraction): Promise<ArrangedInteraction> => {
+    const decide = (decided: Decision): ArrangedInteraction => ({ planned, decided, states: [] });
+    if (planned.decided) return decide(planned.decided);
+    const outcomes = await Promise.all(
+      planned.fixtures.map((fixture) => fixture && results.get(fixture.key)),
+    );
+    const states: (ArrangedState | undefined)[] = [];
+    for (const [index, result] of outcomes.entries()) {
+      const fixture = planned.fixtures[index];
+      if (!result || !fixture) {
+        states.push(undefined);
+        continue;
       }
-      const limitation = await probe?.limitation(planned).catch(failure);
-      if (typeof limitation === 'string') return decide({ verdict: 'not-verifiable', reason: limitation });
-      if (limitation) return decide(limitation);
-      return { planned, decided: undefined, states };
-    }),
+      if (!result.ok) {
+        const reason = `state "${fixture.label}" could not be arranged: ${result.reason}`;
+        return decide({ verdict: result.verdict, reason });
+      }
+      const missing = (findProviderState(fixture.state)?.provides ?? []).filter(
+        (name) => result.values[name] === undefined,
+      );
+      if (missing.length > 0) {
+        const reason = `state "${fixture.label}" arranged ${result.how}, which has no ${missing.join(', ')}`;
+        return decide({ verdict: 'not-verifiable', reason });
+      }
+      states.push({ label: fixture.label, how: result.how, values: result.values });
+    }
+    const limitation = await probe?.limitation(planned).catch(failure);
+    if (typeof limitation === 'string') return decide({ verdict: 'not-verifiable', reason: limitation });
+    if (limitation) return decide(limitation);
+    return { planned, decided: undefined, states };
+  };
+
+  await Promise.all(firstPhase);
+  const first = plan.interactions.filter((planned) =>
+    planned.fixtures.every((fixture) => !fixture || reached.has(fixture.key)),
   );
-  return { interactions };
+  const ready = await Promise.all(first.map(arrangeOne));
+  const byId = new Map(ready.map((item) => [item.planned.id, item]));
+  const all = Promise.all(plan.interactions.map((planned) => byId.get(planned.id) ?? arrangeOne(planned)));
+  return { ready, all };
 }
 
 interface Reach {
@@ -125,8 +149,15 @@ interface Reach {
   readonly signal: AbortSignal;
 }
 
-/** Reaches one fixture; throws `ArrangeError` (or the client's errors) when it cannot. */
-async function reach(fixture: FixtureRequest, context: Reach): Promise<{ values: StateValues; how: string }> {
+/**
+ * Reaches one fixture; throws `ArrangeError` (or the client's errors) when it cannot. Calls
+ * `waiting` when it starts waiting for an order being created.
+ */
+async function reach(
+  fixture: FixtureRequest,
+  context: Reach,
+  waiting: () => void,
+): Promise<{ values: StateValues; how: string }> {
   const { spec, version, label } = fixture;
   const source = `state "${label}"`;
   switch (spec.kind) {
@@ -134,10 +165,12 @@ async function reach(fixture: FixtureRequest, context: Reach): Promise<{ values:
       const order = await context.listed.find(spec.credential, version, spec.want, spec.needsUuid);
       if (order) return { values: valuesOf(order), how: order.how };
       if (!spec.orElse) throw notHere(`this target ${spec.orElseWhy}`);
+      waiting();
       const made = await context.created.arrange(version, spec.orElse, source);
       return { values: valuesOf(made), how: `no listed order had it: ${made.how}` };
     }
     case 'created': {
+      waiting();
       const made = await context.created.arrange(version, spec, source);
       return { values: valuesOf(made), how: made.how };
     }

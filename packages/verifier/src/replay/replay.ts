@@ -34,7 +34,7 @@ export interface Replayed {
 }
 
 export interface ReplayOptions
-  extends FilterContext,
+  extends Omit<FilterContext, 'missing'>,
     Omit<ForwardContext, 'availability' | 'version' | 'source'> {
   readonly runner: PactRunner;
   /** Where the pact files Pact replays are written. */
@@ -47,51 +47,89 @@ export interface ReplayOptions
 }
 
 /**
- * The replay stage: per pact, one run of Pact's verifier over the interactions made ready, in
- * file order, against a loopback proxy of its own. Pact judges the answers; the proxy's record
- * says when no answer came or a request was refused. Decided interactions keep their verdict.
+ * The replay stage: per wave of the arrangement and per pact, one run of Pact's verifier over
+ * the interactions made ready, in file order, against a loopback proxy of its own. The first
+ * wave replays while the second is still being arranged; publishing to a broker, one run per
+ * pact takes them all. Pact judges the answers; the proxy's record says when no answer came or
+ * a request was refused. Decided interactions keep their verdict.
  */
 export async function replay(arrangement: Arrangement, options: ReplayOptions): Promise<Replayed> {
-  const availability = new Availability();
-  const problems: string[] = [];
-  const output: string[] = [];
-  const pacts = [...new Set(arrangement.interactions.map((item) => item.planned.pact))];
-  const verdicts = new Map<string, ReplayedInteraction>();
+  const run: Run = {
+    options,
+    availability: new Availability(),
+    missing: new Set(),
+    verdicts: new Map(),
+    problems: [],
+    output: [],
+    jobs: 0,
+  };
+  if (options.broker?.publish) {
+    await replayWave(await arrangement.all, run);
+  } else {
+    const first = new Set(arrangement.ready.map((item) => item.planned.id));
+    await Promise.all([
+      replayWave(arrangement.ready, run),
+      arrangement.all.then((all) =>
+        replayWave(
+          all.filter((item) => !first.has(item.planned.id)),
+          run,
+        ),
+      ),
+    ]);
+  }
+  return {
+    interactions: (await arrangement.all).map(
+      (item) => run.verdicts.get(item.planned.id) as ReplayedInteraction,
+    ),
+    pactOutput: run.output.join('\n'),
+    problems: run.problems,
+  };
+}
+
+/** What the waves of one replay share. */
+interface Run {
+  readonly options: ReplayOptions;
+  readonly availability: Availability;
+  /** Order ids the arrange stage proved do not exist: requests may name them, also in live mode. */
+  readonly missing: Set<string>;
+  readonly verdicts: Map<string, ReplayedInteraction>;
+  readonly problems: string[];
+  readonly output: string[];
+  /** Pact files written so far, to name the next one. */
+  jobs: number;
+}
+
+async function replayWave(items: readonly ArrangedInteraction[], run: Run): Promise<void> {
+  const { options } = run;
+  for (const item of items) {
+    if (item.decided) continue;
+    for (const fixture of item.planned.fixtures)
+      if (fixture?.spec.kind === 'no-order') run.missing.add(fixture.spec.id);
+  }
+  const pacts = [...new Set(items.map((item) => item.planned.pact))];
   await Promise.all(
-    pacts.map(async (pact, index) => {
-      const mine = arrangement.interactions.filter((item) => item.planned.pact === pact);
-      const results = await replayPact(pact, index, mine, options, availability).catch((error: unknown) => {
+    pacts.map(async (pact) => {
+      const mine = items.filter((item) => item.planned.pact === pact);
+      const results = await replayPact(pact, run.jobs++, mine, run).catch((error: unknown) => {
         if (!isReplayError(error)) throw error;
-        if (!options.interrupted()) problems.push(error.message);
+        if (!options.interrupted()) run.problems.push(error.message);
         return { verdicts: [], problems: [], output: '', fallback: error.message };
       });
-      for (const verdict of results.verdicts) verdicts.set(verdict.arranged.planned.id, verdict);
-      problems.push(...results.problems);
-      if (results.output) output.push(results.output);
+      for (const verdict of results.verdicts) run.verdicts.set(verdict.arranged.planned.id, verdict);
+      run.problems.push(...results.problems);
+      if (results.output) run.output.push(results.output);
       for (const item of mine) {
-        if (!verdicts.has(item.planned.id)) {
-          verdicts.set(item.planned.id, settled(item, undefined, [], results.fallback, options));
+        if (!run.verdicts.has(item.planned.id)) {
+          run.verdicts.set(item.planned.id, settled(item, undefined, [], results.fallback, options));
         }
       }
     }),
   );
-  return {
-    interactions: arrangement.interactions.map(
-      (item) => verdicts.get(item.planned.id) as ReplayedInteraction,
-    ),
-    pactOutput: output.join('\n'),
-    problems,
-  };
 }
 
 /** Replays one pact; interactions it gives no verdict get one from `fallback`. */
-async function replayPact(
-  pact: LoadedPact,
-  index: number,
-  items: readonly ArrangedInteraction[],
-  options: ReplayOptions,
-  availability: Availability,
-) {
+async function replayPact(pact: LoadedPact, index: number, items: readonly ArrangedInteraction[], run: Run) {
+  const { options, availability } = run;
   const none = { verdicts: [] as ReplayedInteraction[], problems: [] as string[], output: '' };
   const ready = items.filter((item) => !item.decided);
   if (ready.length === 0 || options.interrupted()) return { ...none, fallback: 'no verdict' };
@@ -113,7 +151,7 @@ async function replayPact(
   const stateSequence = new StateSequence(sequenceItems);
   const proxy = await startProxy({
     sequence: stateSequence,
-    filter: options,
+    filter: { ...options, missing: run.missing },
     forward: { ...options, availability, version: pact.version },
     onExchange: (item, exchange) => {
       exchanges.set(item.id, [...(exchanges.get(item.id) ?? []), exchange]);
