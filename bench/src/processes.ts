@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 /** The repository root, where `contracts/` and the packages live. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -9,9 +10,10 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const VERIFIER_CLI = `${REPO_ROOT}packages/verifier/dist/cli.js`;
 const SAMPLE_API_CLI = `${REPO_ROOT}packages/sample-api/dist/cli.js`;
 
-/** A finished command: its wall seconds, and each line it printed (stdout and stderr) with the second it came. */
+/** A finished command: its wall seconds, exit code, and each line it printed (stdout and stderr, colours stripped) with the second it came. */
 export interface Finished {
   readonly seconds: number;
+  readonly code: number | null;
   readonly lines: readonly { readonly at: number; readonly text: string }[];
 }
 
@@ -21,9 +23,11 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** The whole environment instead, for a run as another team would make it. */
   readonly cleanEnv?: NodeJS.ProcessEnv;
+  /** Default true: reject when the command exits non-zero. */
+  readonly check?: boolean;
 }
 
-/** Runs a command to its end; resolves to its wall time and output, or rejects with its last lines when it exits non-zero. */
+/** Runs a command to its end; resolves to its wall time and output, or (unless `check` is false) rejects with its last lines when it exits non-zero. */
 export async function run(
   command: string,
   args: readonly string[],
@@ -39,20 +43,20 @@ export async function run(
   const lines: { at: number; text: string }[] = [];
   const closed = [child.stdout, child.stderr].map((stream) => {
     const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-    reader.on('line', (text) => lines.push({ at: since(), text }));
+    reader.on('line', (text) => lines.push({ at: since(), text: stripVTControlCharacters(text) }));
     return once(reader, 'close');
   });
   const [code] = (await once(child, 'exit')) as [number | null];
   const seconds = since();
   await Promise.all(closed);
-  if (code !== 0) {
+  if (code !== 0 && options.check !== false) {
     const tail = lines
       .slice(-15)
       .map((line) => line.text)
       .join('\n');
     throw new Error(`${command} ${args.join(' ')} exited ${code}:\n${tail}`);
   }
-  return { seconds, lines };
+  return { seconds, code, lines };
 }
 
 /**

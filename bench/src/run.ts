@@ -112,7 +112,7 @@ for (const [index, section] of sections.entries()) {
       value: null,
       budget: '—',
       met: false,
-      note: `failed: ${message.replaceAll('\n', ' ⏎ ').slice(0, 600)}`,
+      note: `failed: ${message.replaceAll('\n', ' ⏎ ').slice(0, 1500)}`,
     });
     report.sections.push({ name: section.name, seconds: elapsed() - sectionStart, failed: true });
     process.exitCode = 1;
