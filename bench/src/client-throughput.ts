@@ -83,6 +83,7 @@ export async function benchClientThroughput(runs: number, requests: number): Pro
         ratio: round(measured.ratio),
         budget: '≥ 0.8× reference',
         met: measured.ratio >= 0.8,
+        note: `median of ${runs} rounds of ${requests} requests each, alternating with the reference, one server for both`,
       });
     }
   } finally {

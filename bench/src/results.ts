@@ -3,7 +3,8 @@ export interface BenchRow {
   area: string;
   what: string;
   unit: string;
-  value: number;
+  /** null when the section could not measure it (see `note`). */
+  value: number | null;
   reference?: { what: string; value: number };
   ratio?: number;
   budget: string;

@@ -89,7 +89,7 @@ export async function benchSampleApiThroughput(runs: number, seconds: number): P
         ratio: round(rps / refRps),
         budget: '≥ 0.5× reference, p99 < 5 ms',
         met: rps / refRps >= 0.5 && p99 < 5,
-        note: `p99 ${ms(p99)} (reference ${ms(median(reference.map((r) => r.p99)))}); autocannon counts whole milliseconds`,
+        note: `median of ${runs} rounds of ${seconds} s each, alternating with the reference; p99 ${ms(p99)} (reference ${ms(median(reference.map((r) => r.p99)))}); autocannon counts whole milliseconds`,
       });
     }
     return rows;

@@ -8,13 +8,6 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** Runs `once` `runs` times, alternating with nothing else, and keeps the median. */
-export async function medianOf(runs: number, once: () => Promise<number>): Promise<number> {
-  const values: number[] = [];
-  for (let i = 0; i < runs; i++) values.push(await once());
-  return median(values);
-}
-
 /**
  * Measures a subject and its reference in alternating rounds, so both see the same machine
  * load; returns the median of each and the ratio subject / reference.
