@@ -24,6 +24,7 @@ import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
 import { buildReport } from './report/build-report.js';
 import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
+import { teardownText } from './report/teardown-text.js';
 import { writeReports } from './report/write-reports.js';
 import { settle } from './settle/settle.js';
 import { TargetClients } from './target/clients.js';
@@ -177,9 +178,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     reporter.matrix(report);
     const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
     const { teardown } = report;
-    reporter.say(
-      `Orders: ${teardown.created} created at the target, ${teardown.settled} settled${teardown.open > 0 ? `, ${teardown.open} still open in ${teardown.ledger} (run \`pnpm verify --cleanup\`)` : ''}.`,
-    );
+    reporter.say(teardownText(teardown));
     for (const problem of teardown.problems) reporter.say(`  ${problem}`);
     reporter.say(`Reports: ${written.join(', ')}`);
     if (report.stoppedBy)

@@ -53,8 +53,11 @@ describe('the verifier against the embedded sample API', () => {
   it('tears down every order it created and leaves no ledger behind', () => {
     expect(report.teardown.open).toBe(0);
     // Per version: the cancel's own order, the one in production, the replayed create; the failed one closed itself.
-    expect(report.teardown.settled).toBe(6);
+    expect(report.teardown.ended).toEqual({ cancelled: 6, 'creation-failed': 2 });
     expect(report.teardown.created).toBe(8);
+    expect(output.stdout()).toContain(
+      'Orders: 8 created at the target: 6 cancelled, 2 failed creation at the vendor (nothing to cancel); none left open.',
+    );
     expect(existsSync(space.path('reports', 'verify-ledger.jsonl'))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { teardownText } from './teardown-text.js';
 import { API_VERSIONS } from '@print-contracts/client';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { Verdict } from '../plan/plan.js';
@@ -72,7 +73,7 @@ export function markdownSummary(report: RunReport): string {
   }
   lines.push(
     '',
-    `Orders: ${report.teardown.created} created at the target, ${report.teardown.settled} settled, ${report.teardown.open} left open${report.teardown.ledger ? ` in \`${report.teardown.ledger}\` (run \`pnpm verify --cleanup\`)` : ''}.`,
+    teardownText(report.teardown),
     '',
   );
   return lines.join('\n');

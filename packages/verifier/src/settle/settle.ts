@@ -1,4 +1,4 @@
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
 import { describeEntry, settleOrders } from './settle-orders.js';
 
@@ -6,8 +6,8 @@ import { describeEntry, settleOrders } from './settle-orders.js';
 export interface Settlement {
   /** Creates the run sent that the target did not refuse (arranged and replayed). */
   readonly created: number;
-  /** Orders crossed off the ledger by this run. */
-  readonly settled: number;
+  /** How the orders this run created ended, by outcome; those still open are not in it. */
+  readonly ended: Readonly<Partial<Record<LedgerOutcome, number>>>;
   /** Orders still open in the ledger (this run's and earlier ones'). */
   readonly open: number;
   readonly problems: readonly string[];
@@ -53,9 +53,12 @@ export async function settle(options: SettleStageOptions): Promise<Settlement> {
     }
   }
   const removed = ledger.removeIfSettled();
+  const created = ledger.mine().filter((entry) => entry.outcome !== 'not-created');
+  const ended: Partial<Record<LedgerOutcome, number>> = {};
+  for (const { outcome } of created) if (outcome) ended[outcome] = (ended[outcome] ?? 0) + 1;
   return {
-    created: ledger.mine().filter((entry) => entry.outcome !== 'not-created').length,
-    settled: outcome.settled,
+    created: created.length,
+    ended,
     open: ledger.open().length,
     problems,
     ledger: removed ? undefined : ledger.path,

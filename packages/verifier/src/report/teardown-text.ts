@@ -1,0 +1,28 @@
+import type { LedgerOutcome } from '../ledger/ledger.js';
+import type { Settlement } from '../settle/settle.js';
+
+/** How an order's end reads in the summary, in the order the summary lists them. */
+const ENDINGS: Readonly<Record<Exclude<LedgerOutcome, 'not-created'>, string>> = {
+  cancelled: 'cancelled',
+  'settled-by-reference': 'cancelled after a scan by reference',
+  'creation-failed': 'failed creation at the vendor (nothing to cancel)',
+  'not-found': 'never placed (404 past their creation window)',
+  gone: 'gone with the embedded sample API',
+};
+
+/**
+ * `Orders: 24 created at the target: 22 cancelled, 2 failed creation at the vendor (nothing
+ * to cancel); none left open.` Every order the run created is accounted for in one line.
+ */
+export function teardownText(teardown: Settlement): string {
+  const ends = Object.entries(ENDINGS).flatMap(([outcome, words]) => {
+    const count = teardown.ended[outcome as LedgerOutcome];
+    return count ? [`${count} ${words}`] : [];
+  });
+  const open =
+    teardown.open > 0
+      ? `${teardown.open} still open in ${teardown.ledger ?? 'the ledger'} (run \`pnpm verify --cleanup\`)`
+      : 'none left open';
+  const created = `Orders: ${teardown.created} created at the target`;
+  return ends.length > 0 ? `${created}: ${ends.join(', ')}; ${open}.` : `${created}; ${open}.`;
+}
