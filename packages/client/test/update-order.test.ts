@@ -6,7 +6,6 @@ import {
   HttpError,
   isRequestValidationError,
   type OrdersClient,
-  RequestValidationError,
 } from '../src/index.js';
 import { address, createBodies, jsonOf, ORDER_ID, ORDER_UUID, orderDetail } from './support/fixtures.js';
 import { reply, useScriptedServer } from './support/scripted-server.js';
