@@ -1,8 +1,8 @@
-import { teardownText } from './teardown-text.js';
 import { API_VERSIONS } from '@print-contracts/client';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { Verdict } from '../plan/plan.js';
 import { matrixRows, type RunReport } from './model.js';
+import { teardownText } from './teardown-text.js';
 
 const SYMBOLS: Readonly<Record<Verdict, string>> = {
   verified: '✅ verified',
@@ -71,10 +71,6 @@ export function markdownSummary(report: RunReport): string {
     lines.push('', '## Problems', '');
     for (const problem of [...report.problems, ...report.teardown.problems]) lines.push(`- ${cell(problem)}`);
   }
-  lines.push(
-    '',
-    teardownText(report.teardown),
-    '',
-  );
+  lines.push('', teardownText(report.teardown), '');
   return lines.join('\n');
 }
