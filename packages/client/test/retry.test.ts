@@ -204,7 +204,7 @@ describe('after a timeout', () => {
     api.server.handle((request, response, raw) => {
       if (request.method === 'GET' && ++gets > 1) ok(request, response, raw);
     });
-    const client = api.client({ timeoutMs: 150, retry: { retries: 5 } });
+    const client = api.client({ timeoutMs: 1_000, retry: { retries: 5 } });
     const [order, ...errors] = await Promise.all([
       client.getOrder(ORDER_ID),
       ...changes.map(({ run }) => run(client).catch((caught: unknown) => caught)),

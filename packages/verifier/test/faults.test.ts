@@ -16,7 +16,7 @@ import { workspace } from './helpers/workspace.js';
 const FAULTS: readonly { name: string; rule: FaultRule; verdict: string; reason: RegExp; code: number }[] = [
   {
     name: 'latency beyond the timeout',
-    rule: { latencyMs: 1_000 },
+    rule: { latencyMs: 4_000 },
     verdict: 'target-unavailable',
     reason: /the target timed out waiting for the answer/,
     code: 3,
@@ -65,7 +65,8 @@ const FAULTS: readonly { name: string; rule: FaultRule; verdict: string; reason:
   },
 ];
 
-describe('the verifier against a target with faults on GET /orders', () => {
+// Every list waits out its timeout twice: a bound with room for a busy machine.
+describe('the verifier against a target with faults on GET /orders', { timeout: 90_000 }, () => {
   let space: Awaited<ReturnType<typeof workspace>>;
   let api: SampleApi;
 
@@ -91,7 +92,8 @@ describe('the verifier against a target with faults on GET /orders', () => {
           control: true,
           pact: space.path('pacts'),
           reports,
-          extra: ['--request-timeout', '400', '--retries', '1'],
+          // A bound a busy machine meets with room to spare, well below the injected latency.
+          extra: ['--request-timeout', '1500', '--retries', '1'],
         }),
         output.io,
       );
