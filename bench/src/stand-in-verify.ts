@@ -70,7 +70,7 @@ export async function benchStandInVerify(runs: number): Promise<BenchRow[]> {
   const timed = results.flatMap((result) => (result.phases ? [result.phases] : []));
   const phase = (key: keyof Phases) => round(median(timed.map((phases) => phases[key])), 1);
   const where = timed.length
-    ? `; where it went (median): ${phase('arrange')} s start-up and arranging (waiting for the orders it created), ${phase('replay')} s replay, ${phase('settle')} s settling the orders the replay created (waiting until they can be cancelled) and reports`
+    ? `; where it went (median): ${phase('arrange')} s from start to the first replayed request (pacts, preflight, lists, checks, the creates sent), ${phase('replay')} s replaying the first wave and waiting for the vendor to process the run's orders, then the second wave, ${phase('settle')} s cancelling what the run created and reports`
     : '';
   const runsText = `median of ${runs} runs (${results.map((result) => `${round(result.seconds, 1)} s`).join(', ')})`;
   return [
@@ -85,7 +85,7 @@ export async function benchStandInVerify(runs: number): Promise<BenchRow[]> {
       met: wall <= delay + 3,
       note: `${runsText}; ${totals?.verified} of ${totals?.total} interactions verified, ${totals?.notVerifiable} not verifiable here (their state needs the control surface the vendor lacks), 0 failed${where}. ${
         wall > delay + 3 ? 'Missed: ' : ''
-      }a run in this order waits twice: arranging waits for the orders its states need, then teardown waits for the orders the replayed creates made before it can cancel them (were those creates replayed during the first wait, one wait would do)`,
+      }the interactions that need no order of the run's, the creates among them, are replayed while the vendor processes the run's own orders, so the run waits for the vendor once (replayed after that wait, as before, the run took 65 s: the orders of the replayed creates needed a second wait before they could be cancelled)`,
     },
     {
       area: 'verify',

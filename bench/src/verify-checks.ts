@@ -81,11 +81,11 @@ export function checkPactCliReport(report: PactCliReport, descriptions: readonly
 
 /** Where a kit run's wall time went, from the second each progress line came. */
 export interface Phases {
-  /** Start-up, loading the pacts, and arranging every state (waiting for created orders). */
+  /** Start-up, the pacts, the preflight and the first wave's states (lists, checks, creates sent). */
   readonly arrange: number;
-  /** From the first replayed request to the start of teardown. */
+  /** From the first replayed request to the start of teardown: both waves, and the wait between them. */
   readonly replay: number;
-  /** Settling the orders the run created (waiting until they can be cancelled), reports, exit. */
+  /** Cancelling the orders the run created, reports, exit. */
   readonly settle: number;
 }
 
