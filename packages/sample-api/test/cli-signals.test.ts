@@ -1,4 +1,4 @@
-import { descendants, killLeftovers, portClosed, start, waitUntilGone } from '@print-contracts/test-support';
+import { descendants, killLeftovers, start, stopWith } from '@print-contracts/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiHeaders } from './helpers/sample-api.js';
 
@@ -34,19 +34,21 @@ describe('pnpm sample-api and signals', { timeout: 60_000 }, () => {
     async ({ signal, to }) => {
       const { run, port, processes } = await startSampleApi();
       expect(processes.length).toBeGreaterThanOrEqual(2); // pnpm and node
-      process.kill(to === 'pnpm' ? run.pid : -run.pid, signal);
-      expect(await run.exited).toEqual({ code: 0, signal: null });
+      const pid = to === 'pnpm' ? run.pid : -run.pid;
+      expect(await stopWith(run, pid, signal, processes, port)).toEqual({
+        exited: { code: 0, signal: null },
+        left: [],
+        portClosed: true,
+      });
       expect(run.output.stdout).toContain(`Stopped on ${signal}`);
-      expect(await waitUntilGone(processes)).toEqual([]);
-      expect(await portClosed(port)).toBe(true);
     },
   );
 
   it('stops when pnpm is killed outright, since its parent has gone', async () => {
     const { run, port, processes } = await startSampleApi();
-    process.kill(run.pid, 'SIGKILL');
-    await run.exited;
-    expect(await waitUntilGone(processes)).toEqual([]);
-    expect(await portClosed(port)).toBe(true);
+    expect(await stopWith(run, run.pid, 'SIGKILL', processes, port)).toMatchObject({
+      left: [],
+      portClosed: true,
+    });
   });
 });

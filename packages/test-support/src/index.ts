@@ -6,6 +6,8 @@ export {
   portClosed,
   REPO_ROOT,
   type Started,
+  type Stopped,
   start,
+  stopWith,
   waitUntilGone,
 } from './processes.js';

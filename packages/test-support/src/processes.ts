@@ -142,3 +142,26 @@ export async function killLeftovers(pids: readonly number[]): Promise<void> {
     }
   }
 }
+
+/** How a command ended after a signal: its exit, what of its processes still runs, and whether its port closed. */
+export interface Stopped {
+  readonly exited: { code: number | null; signal: NodeJS.Signals | null };
+  readonly left: number[];
+  readonly portClosed: boolean;
+}
+
+/**
+ * Sends `signal` to `pid` (as `process.kill` takes it: a negative id is a process group),
+ * waits until the started command exits, then until none of `processes` runs.
+ */
+export async function stopWith(
+  started: Started,
+  pid: number,
+  signal: NodeJS.Signals,
+  processes: readonly number[],
+  port: number,
+): Promise<Stopped> {
+  process.kill(pid, signal);
+  const exited = await started.exited;
+  return { exited, left: await waitUntilGone(processes), portClosed: await portClosed(port) };
+}

@@ -6,8 +6,18 @@ import type { RunReport } from '../src/index.js';
 import { cliEnv, runCli } from './helpers/cli.js';
 import { fixtureInteractions, testOrderBody, writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, httpsFront, sampleTarget, TLS_CERT, verifyArgs } from './helpers/targets.js';
+import { credentialEnv, sampleTarget, front as startFront, TLS_CERT, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
+
+const ADDRESS = {
+  firstName: 'Ann',
+  lastName: 'Smit',
+  street: 'Laan',
+  housenumber: '1',
+  zipcode: '1000 AA',
+  city: 'Amsterdam',
+  country: 'nl',
+};
 
 /** A v2 create body of the team's own: business cards, which the sample API sells. */
 const FIXTURE = {
@@ -18,31 +28,15 @@ const FIXTURE = {
       files: [{ url: 'https://files.example.com/cards.pdf' }],
     },
   ],
-  invoiceAddress: {
-    firstName: 'Ann',
-    lastName: 'Smit',
-    street: 'Laan',
-    housenumber: '1',
-    zipcode: '1000 AA',
-    city: 'Amsterdam',
-    country: 'nl',
-  },
-  deliveryAddress: {
-    firstName: 'Ann',
-    lastName: 'Smit',
-    street: 'Laan',
-    housenumber: '1',
-    zipcode: '1000 AA',
-    city: 'Amsterdam',
-    country: 'nl',
-  },
+  invoiceAddress: ADDRESS,
+  deliveryAddress: ADDRESS,
   deliveryMethod: 1,
 };
 
 describe('the verify command in live mode', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
   let api: SampleApi;
-  let front: Awaited<ReturnType<typeof httpsFront>>;
+  let front: Awaited<ReturnType<typeof startFront>>;
   let result: Awaited<ReturnType<typeof runCli>>;
   let report: RunReport;
 
@@ -63,7 +57,7 @@ describe('the verify command in live mode', () => {
       return [...interactions, live];
     });
     api = await sampleTarget({ control: false });
-    front = await httpsFront(api.origin);
+    front = await startFront(api.origin, {}, { tls: true });
     // A product of the team's own (here: one the sample API sells), given as data; testOrder left out.
     await writeFile(space.path('order.json'), JSON.stringify(FIXTURE));
     result = await runCli(
@@ -107,7 +101,7 @@ describe('the verify command in live mode', () => {
   });
 
   it('sends no order to the target that is not a test order', () => {
-    const creates = front.forwarded.filter(
+    const creates = front.requests.filter(
       (request) => request.method === 'POST' && request.path === '/api/orders',
     );
     expect(creates.length).toBeGreaterThanOrEqual(2);
@@ -126,7 +120,7 @@ describe('the verify command in live mode', () => {
   });
 
   it('arranges its states with the product of --order-fixture, as test orders carrying the run reference', () => {
-    const arranged = front.forwarded
+    const arranged = front.requests
       .filter((request) => request.method === 'POST' && request.path === '/api/orders')
       .map(
         (request) =>

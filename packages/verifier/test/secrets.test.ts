@@ -1,14 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { secretForms } from '@print-contracts/client';
 import type { SampleApi } from '@print-contracts/sample-api';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { sampleTarget, verifyArgs } from './helpers/targets.js';
+import { front, sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 /** A quote, a backslash and a percent sign: JSON-escaped and percent-encoded, they read differently. */
@@ -24,41 +21,17 @@ const leaks = (text: string) => FORMS.filter((form) => text.includes(form));
  * orders with a 500 echoing every request header, the secret included. Pact's mismatch
  * output would show that body, were the proxy not to scrub it.
  */
-async function leakyFront(api: SampleApi) {
-  const seen: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      seen.push(JSON.stringify(req.headers));
-      if (req.method === 'GET' && req.url === '/api/orders') {
-        res.writeHead(500, {
-          'content-type': 'application/json',
-          'x-echo-secret': String(req.headers['api-secret']),
-        });
-        res.end(JSON.stringify({ message: 'leak', headers: req.headers }));
-        return;
-      }
-      const headers = { ...req.headers };
-      delete headers.host;
-      const body = Buffer.concat(chunks);
-      const answer = await request(`${api.origin}${req.url}`, {
-        method: (req.method ?? 'GET') as 'GET',
-        headers,
-        body: body.length > 0 ? body : undefined,
-      });
-      res.writeHead(answer.statusCode, { 'content-type': 'application/json' });
-      res.end(await answer.body.text());
-    });
+const leakyFront = (api: SampleApi) =>
+  front(api.origin, {
+    answer: (seen) =>
+      seen.method === 'GET' && seen.path === '/api/orders'
+        ? {
+            status: 500,
+            headers: { 'x-echo-secret': String(seen.headers['api-secret']) },
+            body: { message: 'leak', headers: seen.headers },
+          }
+        : undefined,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/api`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -68,7 +41,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 describe('the verify command with a distinctive secret', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
   let api: SampleApi;
-  let front: Awaited<ReturnType<typeof leakyFront>>;
+  let leaky: Awaited<ReturnType<typeof leakyFront>>;
   let result: Awaited<ReturnType<typeof runCli>>;
 
   beforeAll(async () => {
@@ -80,10 +53,10 @@ describe('the verify command with a distinctive secret', () => {
         { userId: 'scan-other-user', secret: OTHER_SECRET },
       ],
     });
-    front = await leakyFront(api);
+    leaky = await leakyFront(api);
     result = await runCli(
       verifyArgs({
-        baseUrl: front.url,
+        baseUrl: leaky.url,
         mode: 'sample',
         control: true,
         pact: space.path('pacts'),
@@ -101,16 +74,16 @@ describe('the verify command with a distinctive secret', () => {
     );
   });
   afterAll(async () => {
-    await front.close();
+    await leaky.close();
     await api.close();
     await space.remove();
   });
 
   it('sends the real secret to the target (so the scan below can find a leak)', () => {
     expect(result.code).toBe(1);
-    // `seen` holds each request's headers as JSON, where the secret is escaped.
-    expect(front.seen.some((headers) => headers.includes(JSON.stringify(SECRET).slice(1, -1)))).toBe(true);
-    expect(front.seen.some((headers) => headers.includes(OTHER_SECRET))).toBe(true);
+    const sent = leaky.requests.map((seen) => seen.headers['api-secret']);
+    expect(sent).toContain(SECRET);
+    expect(sent).toContain(OTHER_SECRET);
   });
 
   it('prints neither secret in any form on stdout or stderr, even when the target echoes one', () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
-import { front, httpsFront, sampleTarget, verifyArgs } from './helpers/targets.js';
+import { front, sampleTarget, verifyArgs } from './helpers/targets.js';
 import { workspace } from './helpers/workspace.js';
 
 /** A loopback port nothing listens on. */
@@ -24,14 +24,14 @@ describe('the verifier with a target it cannot reach or trust', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
   let api: SampleApi;
   let counted: Awaited<ReturnType<typeof front>>;
-  let tls: Awaited<ReturnType<typeof httpsFront>>;
+  let tls: Awaited<ReturnType<typeof front>>;
 
   beforeAll(async () => {
     space = await workspace();
     await writeFixturePacts(space.path('pacts'));
     api = await sampleTarget();
     counted = await front(api.origin);
-    tls = await httpsFront(api.origin);
+    tls = await front(api.origin, {}, { tls: true });
   });
   afterAll(async () => {
     await tls.close();
@@ -83,7 +83,7 @@ describe('the verifier with a target it cannot reach or trust', () => {
     expect(result.stderr).toMatch(reason);
     expect(result.stdout).not.toContain('state ');
     expect(existsSync(space.path('ledger.jsonl'))).toBe(false);
-    expect(tls.forwarded).toEqual([]);
+    expect(tls.requests).toEqual([]);
   });
 
   it('exits 2 for a report folder it cannot write, before any request reaches the target', async () => {

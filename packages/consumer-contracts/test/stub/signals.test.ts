@@ -2,10 +2,9 @@ import {
   descendants,
   findByCommand,
   killLeftovers,
-  portClosed,
   type Started,
   start,
-  waitUntilGone,
+  stopWith,
 } from '@print-contracts/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STUB_COMMAND } from './support/stub-command.js';
@@ -43,39 +42,42 @@ describe(`${STUB_COMMAND} and signals`, { timeout: 60_000 }, () => {
     async ({ signal, to }) => {
       const { stub, port, processes } = await startStub();
       expect(processes.length).toBeGreaterThanOrEqual(3);
-      process.kill(to === 'pnpm' ? stub.pid : -stub.pid, signal);
-      expect(await stub.exited).toEqual({ code: 0, signal: null });
-      expect(await waitUntilGone(processes)).toEqual([]);
-      expect(await portClosed(port)).toBe(true);
+      const pid = to === 'pnpm' ? stub.pid : -stub.pid;
+      expect(await stopWith(stub, pid, signal, processes, port)).toEqual({
+        exited: { code: 0, signal: null },
+        left: [],
+        portClosed: true,
+      });
     },
   );
 
   it('stops when pnpm is killed outright, and its stub server goes with it', async () => {
     const { stub, port, processes } = await startStub();
-    process.kill(stub.pid, 'SIGKILL');
-    await stub.exited;
-    expect(await waitUntilGone(processes)).toEqual([]);
-    expect(await portClosed(port)).toBe(true);
+    expect(await stopWith(stub, stub.pid, 'SIGKILL', processes, port)).toMatchObject({
+      left: [],
+      portClosed: true,
+    });
   });
 
   it('takes its stub server down with it even when it is killed outright itself', async () => {
     const { stub, port, processes } = await startStub();
     const cli = await findByCommand(processes, STUB_CLI);
     expect(cli).toBeDefined();
-    process.kill(cli as number, 'SIGKILL');
-    await stub.exited;
-    expect(await waitUntilGone(processes)).toEqual([]);
-    expect(await portClosed(port)).toBe(true);
+    expect(await stopWith(stub, cli as number, 'SIGKILL', processes, port)).toMatchObject({
+      left: [],
+      portClosed: true,
+    });
   });
 
   it('exits 1, naming the cause, when the stub server ends by itself', async () => {
     const { stub, port, processes } = await startStub();
     const stubServer = await findByCommand(processes, STUB_SERVER);
     expect(stubServer).toBeDefined();
-    process.kill(stubServer as number, 'SIGKILL');
-    expect((await stub.exited).code).toBe(1);
+    expect(await stopWith(stub, stubServer as number, 'SIGKILL', processes, port)).toEqual({
+      exited: { code: 1, signal: null },
+      left: [],
+      portClosed: true,
+    });
     expect(stub.output.stderr).toContain('the Pact stub server ended by itself (signal SIGKILL)');
-    expect(await waitUntilGone(processes)).toEqual([]);
-    expect(await portClosed(port)).toBe(true);
   });
 });

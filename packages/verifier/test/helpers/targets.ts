@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import {
   createServer as createHttpServer,
+  type Server as HttpServer,
   type IncomingMessage,
-  type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type CredentialSet, type SampleApi, startSampleApi } from '@print-contracts/sample-api';
@@ -30,6 +30,8 @@ export function credentialEnv(api: SampleApi): Record<string, string> {
     ...(other ? { PRINT_API_OTHER_USER_ID: other.userId, PRINT_API_OTHER_SECRET: other.secret } : {}),
   };
 }
+
+type Server = HttpServer | HttpsServer;
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -68,9 +70,10 @@ export interface Seen {
 export type FrontAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | undefined;
 
 /**
- * An HTTP front on loopback for a target (the sample API): it records every request, and
- * either answers it itself (`answer`) or forwards it, adding `headers(req)` to the answer.
- * A stand-in for a vendor that misbehaves in one way, over a simulator that behaves.
+ * A front on loopback for a target (the sample API): it records every request, and either
+ * answers it itself (`answer`) or forwards it, adding `headers(req)` to the answer. A stand-in
+ * for a vendor that misbehaves in one way, over a simulator that behaves. With `tls`, it
+ * speaks HTTPS with a self-signed certificate (see fixtures/tls).
  */
 export async function front(
   origin: string,
@@ -80,9 +83,10 @@ export async function front(
     /** Hold the target's answer back this long before passing it on (the request was processed). */
     holdMs?: (seen: Seen) => number;
   } = {},
+  options: { tls?: boolean } = {},
 ) {
   const requests: Seen[] = [];
-  const server = createHttpServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
@@ -124,56 +128,17 @@ export async function front(
         res.destroy();
       }
     });
-  });
+  };
+  const server = options.tls
+    ? createHttpsServer({ cert: readFileSync(TLS_CERT), key: readFileSync(TLS_KEY) }, handle)
+    : createHttpServer(handle);
   const port = await listen(server);
   return {
-    url: `http://127.0.0.1:${port}/api`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/api`,
     requests,
     /** Stops taking connections: the target is gone. */
     close: () => close(server),
   };
-}
-
-/** What an HTTPS front forwarded: method, path and body of each request. */
-export interface Forwarded {
-  readonly method: string;
-  readonly path: string;
-  readonly body: string;
-}
-
-/** An HTTPS front on loopback (self-signed, see fixtures/tls) that forwards to `origin` and logs what it forwards. */
-export async function httpsFront(origin: string) {
-  const forwarded: Forwarded[] = [];
-  const server = createHttpsServer(
-    { cert: readFileSync(TLS_CERT), key: readFileSync(TLS_KEY) },
-    (req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', async () => {
-        const body = Buffer.concat(chunks);
-        forwarded.push({ method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') });
-        const headers = { ...req.headers };
-        delete headers.host;
-        delete headers.connection;
-        try {
-          const answer = await request(`${origin}${req.url}`, {
-            method: (req.method ?? 'GET') as 'GET',
-            headers,
-            body: body.length > 0 ? body : undefined,
-          });
-          const text = await answer.body.text();
-          res.writeHead(answer.statusCode, {
-            'content-type': String(answer.headers['content-type'] ?? 'application/json'),
-          });
-          res.end(text);
-        } catch {
-          res.destroy();
-        }
-      });
-    },
-  );
-  const port = await listen(server as unknown as Server);
-  return { url: `https://127.0.0.1:${port}/api`, forwarded, close: () => close(server as unknown as Server) };
 }
 
 /** The flags of a run against a URL target, as a user would type them. */
