@@ -57,6 +57,12 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Answers that prove the server processed nothing, whatever `retry.statuses` holds: the only
+ * ones a create is sent again on (with `retryUnprocessed`). A 500 or 502 proves nothing.
+ */
+const UNPROCESSED_STATUSES: readonly number[] = [429, 503];
+
 /** The vendor's 404 for an order whose creation failed says so ("… failed"); until then it only says "not found". */
 const CREATION_FAILED = /fail/i;
 
@@ -290,7 +296,10 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
         return { status: response.status, json: this.#parseSuccess(operation, path, response) };
       }
       const error = this.#httpError(operation.method, path, response);
-      if ((retriesLeft || unprocessedLeft) && retry.statuses.includes(response.status)) {
+      const again =
+        (retriesLeft && retry.statuses.includes(response.status)) ||
+        (unprocessedLeft && UNPROCESSED_STATUSES.includes(response.status));
+      if (again) {
         const delay = retryDelay(retry, attempt, error.retryAfterSeconds);
         if (delay !== undefined) {
           await backoff(delay, signal, operation.method, path);
@@ -349,11 +358,11 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     path: string,
     response: { status: number; headers: Dispatcher.ResponseData['headers']; text: string },
   ): HttpError {
-    let body: unknown = redact(response.text, this.#secrets);
+    let body: unknown;
     try {
       body = redactValue(JSON.parse(response.text) as unknown, this.#secrets);
     } catch {
-      // Not JSON: keep the (redacted) text.
+      body = redact(response.text, this.#secrets); // Not JSON: the text, redacted.
     }
     return new HttpError({
       status: response.status,

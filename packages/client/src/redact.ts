@@ -31,9 +31,22 @@ export function secretForms(secret: string, userIds: readonly string[] = []): st
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
+    for (const form of formsOf(secret)) out = out.split(form).join(REDACTED);
   }
   return out;
+}
+
+/** `secretForms` of each secret, worked out once: `redact` runs on every key and string of a body. */
+const FORMS = new Map<string, readonly string[]>();
+function formsOf(secret: string): readonly string[] {
+  let forms = FORMS.get(secret);
+  if (!forms) {
+    forms = secretForms(secret);
+    // A process sees a handful of secrets; the bound only guards against a caller that varies them.
+    if (FORMS.size >= 64) FORMS.clear();
+    FORMS.set(secret, forms);
+  }
+  return forms;
 }
 
 /**

@@ -235,6 +235,18 @@ describe('a create with retryUnprocessed', () => {
     expect(api.server.requests.map((request) => request.method)).toEqual(['POST', 'POST']);
   });
 
+  it('createOrder is not sent again after a 502, even when the reads retry it: the order may exist', async () => {
+    api.server.handle(
+      inSequence(reply(502, { message: 'Bad gateway' }), reply(201, { uuid: orderDetail.uuid })),
+    );
+    const client = api.client({ retry: { retries: 2, baseDelayMs: 1, statuses: [429, 502, 503] } });
+    const error = await client
+      .createOrder(createBodies.v2, { retryUnprocessed: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 502 });
+    expect(api.server.requests).toHaveLength(1);
+  });
+
   it('createOrder is not sent again after a dropped connection: the order may exist', async () => {
     api.server.handle(inSequence(dropConnection, reply(201, { uuid: orderDetail.uuid })));
     const client = api.client({ retry: { retries: 2, baseDelayMs: 1 } });
