@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OrdersClient } from '@print-contracts/client';
@@ -44,6 +44,13 @@ describe('pnpm verify and signals sent to pnpm', () => {
       );
       tracked.push(run.pid);
       await run.waitFor(/Plan: /);
+      // The signal lands once orders exist: the ledger has the uuid of one.
+      const ledger = join(scratch, 'verify-ledger.jsonl');
+      await expect
+        .poll(() => existsSync(ledger) && readFileSync(ledger, 'utf8').includes('"event":"created"'), {
+          timeout: 30_000,
+        })
+        .toBe(true);
       const processes = [run.pid, ...(await descendants(run.pid))];
       tracked.push(...processes);
       process.kill(run.pid, signal);
@@ -53,7 +60,7 @@ describe('pnpm verify and signals sent to pnpm', () => {
       const created = await statuses(api);
       expect(created.length).toBeGreaterThan(0);
       expect(created.filter((status) => status !== 'cancelled')).toEqual([]);
-      expect(existsSync(join(scratch, 'verify-ledger.jsonl'))).toBe(false);
+      expect(existsSync(ledger)).toBe(false);
     },
   );
 });

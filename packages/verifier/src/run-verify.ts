@@ -126,7 +126,8 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     };
     if (io.signal?.aborted) stop();
     io.signal?.addEventListener('abort', stop, { once: true });
-    let replayed: Replayed;
+    let replayed: Replayed | undefined;
+    let broke: { error: unknown } | undefined;
     try {
       const arrangement = await arrange(plan, {
         clients,
@@ -150,22 +151,31 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
         broker: options.broker,
         appVersion: PACKAGE_VERSION,
         interrupted: () => stoppedBy() !== undefined,
+        signal: work.signal,
         progress,
       });
+    } catch (error) {
+      // A bug mid-run: what the run created is still torn down before it is reported.
+      broke = { error };
     } finally {
       io.signal?.removeEventListener('abort', stop);
       runner.stop();
     }
     const mine = ledger.open().filter((entry) => entry.run === ledger.run).length;
     if (mine > 0) progress(`Teardown: settling ${mine} orders the run created`);
+    const budget = settleBudget(io.signal);
     const settlement = await settle({
       ledger,
       clients,
       embedded: started.sampleApi ? target.baseUrl : undefined,
       pollIntervalMs: options.pollIntervalMs,
       secrets,
-      signal: settleSignal(stoppedBy() !== undefined),
-    });
+      signal: budget.signal,
+    }).finally(budget.dispose);
+    if (broke || !replayed) {
+      reporter.say(teardownText(settlement));
+      throw broke?.error;
+    }
     const report = buildReport(replayed, settlement, {
       target,
       strict: options.strict,
@@ -235,9 +245,24 @@ function announce(reporter: ConsoleReporter, options: VerifyOptions, target: Tar
   }
 }
 
-/** Ends teardown's waits: after a signal, within its budget. Every concurrent cancel listens to it. */
-function settleSignal(stopped: boolean): AbortSignal {
-  const signal = stopped ? AbortSignal.timeout(STOPPED_SETTLE_MS) : new AbortController().signal;
-  setMaxListeners(0, signal);
-  return signal;
+/**
+ * Ends teardown's waits `STOPPED_SETTLE_MS` after a stop: one that came before teardown, or
+ * one that comes during it. Every concurrent cancel listens to it.
+ */
+function settleBudget(stopped: AbortSignal | undefined): { signal: AbortSignal; dispose: () => void } {
+  const budget = new AbortController();
+  setMaxListeners(0, budget.signal);
+  let timer: NodeJS.Timeout | undefined;
+  const start = () => {
+    timer ??= setTimeout(() => budget.abort(), STOPPED_SETTLE_MS);
+  };
+  if (stopped?.aborted) start();
+  else stopped?.addEventListener('abort', start, { once: true });
+  return {
+    signal: budget.signal,
+    dispose: () => {
+      stopped?.removeEventListener('abort', start);
+      clearTimeout(timer);
+    },
+  };
 }

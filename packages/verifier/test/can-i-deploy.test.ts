@@ -244,6 +244,7 @@ describe('pnpm can-i-deploy against an unreachable Pact Broker', () => {
   it.each([
     ['SIGINT', BROKER_EXIT_CODES.interrupted],
     ['SIGTERM', BROKER_EXIT_CODES.terminated],
+    ['SIGHUP', BROKER_EXIT_CODES.terminated],
   ] as const)('the built command stops the Pact CLI on %s and exits %i', async (signal, code) => {
     silent = await startSilentBroker();
     const child = spawn(

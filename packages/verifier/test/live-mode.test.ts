@@ -162,12 +162,14 @@ describe('the verify command in live mode with an --order-fixture that is no tes
     ],
   ])('exits 2 with one line when the fixture %s, before anything is sent', async (_what, fixture, reason) => {
     const space = await workspace();
+    // A live target that records whatever reaches it: nothing may.
+    const target = await startFront('http://127.0.0.1:9', {}, { tls: true });
     try {
       await writeFixturePacts(space.path('pacts'), ['v2']);
       await writeFile(space.path('order.json'), JSON.stringify(fixture));
       const result = await runCli(
         verifyArgs({
-          baseUrl: 'https://127.0.0.1:9/api',
+          baseUrl: target.url,
           mode: 'live',
           pact: space.path('pacts'),
           reports: space.path('reports'),
@@ -175,13 +177,19 @@ describe('the verify command in live mode with an --order-fixture that is no tes
         }),
         {
           cwd: space.dir,
-          env: cliEnv({ PRINT_API_USER_ID: 'someone', PRINT_API_SECRET: 'a-long-enough-secret' }),
+          env: cliEnv({
+            PRINT_API_USER_ID: 'someone',
+            PRINT_API_SECRET: 'a-long-enough-secret',
+            NODE_EXTRA_CA_CERTS: TLS_CERT,
+          }),
         },
       );
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(reason);
+      expect(target.requests).toEqual([]);
     } finally {
+      await target.close();
       await space.remove();
     }
   });

@@ -95,6 +95,25 @@ describe('the plan', () => {
     });
   });
 
+  it('keeps back in live mode a change on a path the operations table does not describe', () => {
+    const [, , , , cancel] = fixtureInteractions('v1') as Record<string, unknown>[];
+    const unknown = {
+      ...cancel,
+      providerStates: [],
+      request: {
+        ...(cancel?.request as object),
+        method: 'POST',
+        path: '/api/orders/42/cancel',
+        generators: undefined,
+      },
+    };
+    const plan = planRun([pact([unknown])], { mode: 'live', control: false, otherCredentials: false });
+    expect(plan.interactions[0]?.decided).toEqual({
+      verdict: 'not-verifiable',
+      reason: expect.stringMatching(/POST on a path the API does not describe/),
+    });
+  });
+
   it('fails an interaction whose request injects a value none of its states provides', () => {
     const [, get] = fixtureInteractions('v1');
     const plan = planRun([pact([{ ...get, providerStates: [] }])], everything);

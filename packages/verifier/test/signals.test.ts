@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCli, spawnCli } from './helpers/cli.js';
@@ -10,6 +9,9 @@ import { workspace } from './helpers/workspace.js';
 
 /** Long enough that a signal lands while the run still waits for its orders to be created. */
 const PROCESSING_DELAY_MS = 1_500;
+
+const isCreate = (seen: { method: string; path: string }) =>
+  seen.method === 'POST' && seen.path.endsWith('/orders');
 
 const events = (ledger: string, event: string) =>
   readFileSync(ledger, 'utf8')
@@ -55,7 +57,10 @@ describe('the verify command stopped mid-run', () => {
       const reports = space.path(signal);
       const run = await start(reports);
       // Let the create requests land: the orders now exist and are being processed.
-      await sleep(300);
+      const ledger = `${reports}/verify-ledger.jsonl`;
+      await expect
+        .poll(() => existsSync(ledger) && events(ledger, 'created'), { timeout: 20_000 })
+        .toBeGreaterThan(0);
       run.child.kill(signal);
       const { code } = await run.done;
 
@@ -77,11 +82,11 @@ describe('the verify command stopped mid-run', () => {
     let held: Awaited<ReturnType<typeof front>> | undefined;
     const run = await start(reports, ['--creation-timeout', '3000'], async (target) => {
       held = await front(target.origin, {
-        holdMs: (seen) => (holding && seen.method === 'POST' && seen.path.endsWith('/orders') ? 5_000 : 0),
+        holdMs: (seen) => (holding && isCreate(seen) ? 5_000 : 0),
       });
       return held.url;
     });
-    await sleep(500);
+    await expect.poll(() => held?.requests.filter(isCreate).length, { timeout: 20_000 }).toBeGreaterThan(0);
     run.child.kill('SIGKILL');
     await run.done;
     holding = false;
@@ -108,11 +113,11 @@ describe('the verify command stopped mid-run', () => {
     let held: Awaited<ReturnType<typeof front>> | undefined;
     const run = await start(reports, ['--creation-timeout', '2000'], async (target) => {
       held = await front(target.origin, {
-        holdMs: (seen) => (seen.method === 'POST' && seen.path.endsWith('/orders') ? 5_000 : 0),
+        holdMs: (seen) => (isCreate(seen) ? 5_000 : 0),
       });
       return held.url;
     });
-    await sleep(500);
+    await expect.poll(() => held?.requests.filter(isCreate).length, { timeout: 20_000 }).toBeGreaterThan(0);
     run.child.kill('SIGKILL');
     await run.done;
     await held?.close();
@@ -126,5 +131,44 @@ describe('the verify command stopped mid-run', () => {
     expect(cleanup.code).toBe(1);
     expect(cleanup.stdout).toMatch(/still open/);
     expect(existsSync(`${reports}/verify-ledger.jsonl`)).toBe(true);
+  });
+});
+
+// Teardown's budget after a stop is 15 s; the test's bound leaves room for a busy machine.
+describe('the verify command stopped during teardown', { timeout: 90_000 }, () => {
+  it('stops waiting for orders still being created within its budget, exits 143 and leaves them in the ledger', async () => {
+    const space = await workspace();
+    // Orders are never processed: teardown would wait for the one order until its deadline, 10 min away.
+    const api = await sampleTarget({ processingDelayMs: 3_600_000 });
+    try {
+      const pacts = await writeFixturePacts(space.path('pacts'), ['v1'], (_version, interactions) =>
+        interactions.filter((item) => item.description === 'a request to create a test order'),
+      );
+      const reports = space.path('reports');
+      const run = spawnCli(
+        verifyArgs({
+          baseUrl: api.url,
+          mode: 'sample',
+          control: true,
+          pact: pacts,
+          reports,
+          extra: ['--creation-timeout', '600000'],
+        }),
+        { cwd: space.dir, env: cliEnv(credentialEnv(api)) },
+      );
+      await run.waitFor('Teardown:');
+      run.child.kill('SIGTERM');
+      expect(await run.done).toEqual({ code: 143, signal: null });
+      const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8'));
+      expect(report).toMatchObject({
+        stoppedBy: 'SIGTERM',
+        exitCode: 143,
+        teardown: { created: 1, open: 1 },
+      });
+      expect(events(`${reports}/verify-ledger.jsonl`, 'creating')).toBe(1);
+    } finally {
+      await api.close();
+      await space.remove();
+    }
   });
 });

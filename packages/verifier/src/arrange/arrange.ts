@@ -39,6 +39,8 @@ export interface ArrangedInteraction {
 export interface Arrangement {
   readonly ready: readonly ArrangedInteraction[];
   readonly all: Promise<readonly ArrangedInteraction[]>;
+  /** Order ids the target answered 404 for: requests may name them, also in live mode. */
+  readonly missing: ReadonlySet<string>;
 }
 
 export interface ArrangeOptions extends CreatedOrdersOptions {
@@ -77,7 +79,8 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
       fixture.spec.kind === 'listed' ? [{ role: fixture.spec.credential, version: fixture.version }] : [],
     ),
   );
-  const context: Reach = { created, listed, clients, plannedCreates: plan.plannedCreates, signal };
+  const missing = new Set<string>();
+  const context: Reach = { created, listed, clients, plannedCreates: plan.plannedCreates, signal, missing };
   const results = new Map<string, Promise<FixtureResult>>();
   const reached = new Set<string>();
   // Per fixture: settles once it is reached, or once it waits for an order being created.
@@ -138,7 +141,7 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
   const ready = await Promise.all(first.map(arrangeOne));
   const byId = new Map(ready.map((item) => [item.planned.id, item]));
   const all = Promise.all(plan.interactions.map((planned) => byId.get(planned.id) ?? arrangeOne(planned)));
-  return { ready, all };
+  return { ready, all, missing };
 }
 
 interface Reach {
@@ -147,6 +150,7 @@ interface Reach {
   readonly clients: TargetClients;
   readonly plannedCreates: number;
   readonly signal: AbortSignal;
+  readonly missing: Set<string>;
 }
 
 /**
@@ -180,8 +184,10 @@ async function reach(
           .client('main', version)
           .getOrder(spec.id, { signal: context.signal, validate: false });
       } catch (error) {
-        if (isHttpError(error) && error.status === 404)
+        if (isHttpError(error) && error.status === 404) {
+          context.missing.add(spec.id);
           return { values: {}, how: `checked: no order ${spec.id}` };
+        }
         if (isHttpError(error) && error.status < 500 && error.status !== 429) {
           return { values: {}, how: `checked: order ${spec.id} answers ${error.status}` };
         }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   type ApiVersion,
   isHttpError,
@@ -41,8 +42,8 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  */
 export class CreatedOrders {
   readonly #options: CreatedOrdersOptions;
-  /** Per body: rejects when one of its orders failed creation. */
-  readonly #doomed = new Map<string, { promise: Promise<never>; fail: (reason: string) => void }>();
+  /** Per body: aborted, with the reason, when one of its orders failed creation. */
+  readonly #doomed = new Map<string, AbortController>();
 
   constructor(options: CreatedOrdersOptions) {
     this.#options = options;
@@ -51,6 +52,8 @@ export class CreatedOrders {
   /** Creates, waits for and finishes one order as `spec` says, and says how. Throws `ArrangeError`. */
   async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ArrangedOrder> {
     const { clients, ledger, signal } = this.#options;
+    // Stopped before this state's turn: nothing is created after the user asked to stop.
+    if (signal.aborted) throw new ArrangeError('not-verifiable', 'not arranged: the run was interrupted');
     const client = clients.client(spec.credential, version);
     const controlled =
       spec.after === 'in-production' || spec.after === 'shipped' || spec.after === 'completed';
@@ -148,16 +151,29 @@ export class CreatedOrders {
     body: string,
   ): Promise<OrderDetail> {
     const { ledger } = this.#options;
-    const doomed = this.#doom(body);
+    let doomed = this.#doomed.get(body);
+    if (!doomed) {
+      doomed = new AbortController();
+      setMaxListeners(0, doomed.signal); // every order of the body listens
+      this.#doomed.set(body, doomed);
+    }
+    const options = this.#waitOptions(key);
     try {
-      const order = await Promise.race([client.waitForOrder(uuid, this.#waitOptions(key)), doomed.promise]);
+      // The wait stops as soon as an order of the same body failed: this one will fail too.
+      const order = await client.waitForOrder(uuid, {
+        ...options,
+        signal: AbortSignal.any([options.signal, doomed.signal]),
+      });
       ledger.read(key, order.id);
       return order;
     } catch (error) {
+      if (doomed.signal.aborted && !options.signal.aborted) {
+        throw new ArrangeError('not-verifiable', `another order of the same body: ${doomed.signal.reason}`);
+      }
       if (isOrderCreationFailedError(error)) {
         ledger.close(key, 'creation-failed', error.vendorMessage);
         const reason = `order ${uuid} failed creation ("${error.vendorMessage}"); ${PLACEMENT_CAUSES}`;
-        doomed.fail(reason);
+        doomed.abort(reason);
         throw new ArrangeError('not-verifiable', reason);
       }
       if (isOrderWaitTimeoutError(error)) {
@@ -206,21 +222,6 @@ export class CreatedOrders {
       maxIntervalMs: pollIntervalMs,
       signal,
     };
-  }
-
-  #doom(body: string) {
-    let found = this.#doomed.get(body);
-    if (!found) {
-      let fail: (reason: string) => void = () => undefined;
-      const promise = new Promise<never>((_resolve, reject) => {
-        fail = (reason) =>
-          reject(new ArrangeError('not-verifiable', `another order of the same body: ${reason}`));
-      });
-      promise.catch(() => undefined);
-      found = { promise, fail };
-      this.#doomed.set(body, found);
-    }
-    return found;
   }
 }
 

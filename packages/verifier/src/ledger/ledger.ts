@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ApiVersion, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
+import { UsageError } from '../errors/usage-error.js';
 import type { CredentialRole, Target } from '../target/target.js';
 
 /** How an order's life in the ledger ended. */
@@ -78,6 +79,9 @@ export class Ledger {
     this.#creationTimeoutMs = creationTimeoutMs;
   }
 
+  /** The ledger's folder exists (made on the first write, and kept). */
+  #folderMade = false;
+
   /** Opens (or starts) the ledger at `path`, reading what earlier runs left open. */
   static open(path: string, run: string, creationTimeoutMs: number): Ledger {
     const ledger = new Ledger(path, run, creationTimeoutMs);
@@ -85,7 +89,12 @@ export class Ledger {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') {
+        throw new UsageError(
+          `the ledger ${path} cannot be read (${code ?? 'error'}); give a readable --ledger`,
+        );
+      }
     }
     for (const line of text.split('\n')) {
       try {
@@ -172,7 +181,8 @@ export class Ledger {
 
   #write(event: LedgerEvent): void {
     this.#apply(event);
-    mkdirSync(dirname(this.path), { recursive: true });
+    if (!this.#folderMade) mkdirSync(dirname(this.path), { recursive: true });
+    this.#folderMade = true;
     appendFileSync(this.path, `${JSON.stringify(event)}\n`);
   }
 

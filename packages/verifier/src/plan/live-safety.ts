@@ -13,7 +13,8 @@ const MUTATIONS = new Set<OperationName | undefined>(['updateOrder', 'updateOrde
 /**
  * Why a request must not reach a live target, or undefined when it may: only test orders are
  * created (whatever the spelling of the path a target routes as a create), an update leaves
- * `testOrder` alone, and a change must name an order `owned` by the run (or proved missing).
+ * `testOrder` alone, a change must name an order `owned` by the run (or proved missing), and
+ * nothing but a read goes to a path the operations table does not know.
  * The plan applies this before the replay, and the proxy again on the wire.
  */
 export function liveRefusal(request: RoutedRequest, owned: () => boolean): string | undefined {
@@ -38,5 +39,11 @@ export function liveRefusal(request: RoutedRequest, owned: () => boolean): strin
       ? undefined
       : 'live mode: the request would change an order this run did not create, so it is not sent';
   }
+  // A change the operations table does not know (say `POST /orders/1/cancel`) could do anything.
+  if (request.operation === undefined && !READS.has(request.method.toUpperCase())) {
+    return `live mode: ${request.method.toUpperCase()} on a path the API does not describe could change an order, so it is not sent`;
+  }
   return undefined;
 }
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -17,7 +17,7 @@ export const BROKER_EXIT_CODES = {
   noAnswer: 3,
   /** Stopped by SIGINT (Ctrl-C); the Pact CLI was stopped too. */
   interrupted: 130,
-  /** Stopped by SIGTERM; the Pact CLI was stopped too. */
+  /** Stopped by SIGTERM, SIGHUP or the exit of its parent; the Pact CLI was stopped too. */
   terminated: 143,
 } as const;
 
@@ -201,5 +201,5 @@ export function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<
 }
 
 function exitForSignal(signal: unknown): number {
-  return signal === 'SIGTERM' ? BROKER_EXIT_CODES.terminated : BROKER_EXIT_CODES.interrupted;
+  return signal === 'SIGINT' ? BROKER_EXIT_CODES.interrupted : BROKER_EXIT_CODES.terminated;
 }

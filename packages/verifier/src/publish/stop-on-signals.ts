@@ -1,12 +1,12 @@
+import { untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
+
 /**
- * An AbortSignal for a broker command: aborted by SIGINT or SIGTERM, with the signal's name
- * as its reason, so the command stops the Pact CLI and exits with that signal's status
- * instead of leaving the Pact CLI running.
+ * An AbortSignal for a broker command, aborted with what stopped it by the kit's one stop
+ * watch (SIGINT, SIGTERM, SIGHUP, or the parent process gone), so the command stops the Pact
+ * CLI it started and exits with 130 (SIGINT) or 143 instead of leaving it running.
  */
 export function stopOnSignals(): AbortSignal {
   const controller = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => controller.abort(signal));
-  }
+  void untilStopped().stopped.then((reason) => controller.abort(reason));
   return controller.signal;
 }

@@ -69,7 +69,8 @@ process.on('message', (message) => {
   );
 });
 process.on('disconnect', () => process.exit(0));
-// Ctrl-C reaches the whole process group; the parent decides when this process ends, after
-// it has recorded the interrupt.
-process.on('SIGINT', () => undefined);
+// A signal to the whole process group (Ctrl-C, a CI job cancelled) reaches this process too;
+// the parent decides when it ends, after it has recorded the stop. It also ends when the
+// parent goes (the IPC channel closes).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => undefined);
 process.send({ type: 'ready' });

@@ -57,7 +57,7 @@ export async function replay(arrangement: Arrangement, options: ReplayOptions): 
   const run: Run = {
     options,
     availability: new Availability(),
-    missing: new Set(),
+    missing: arrangement.missing,
     verdicts: new Map(),
     problems: [],
     output: [],
@@ -91,7 +91,7 @@ interface Run {
   readonly options: ReplayOptions;
   readonly availability: Availability;
   /** Order ids the arrange stage proved do not exist: requests may name them, also in live mode. */
-  readonly missing: Set<string>;
+  readonly missing: ReadonlySet<string>;
   readonly verdicts: Map<string, ReplayedInteraction>;
   readonly problems: string[];
   readonly output: string[];
@@ -101,11 +101,6 @@ interface Run {
 
 async function replayWave(items: readonly ArrangedInteraction[], run: Run): Promise<void> {
   const { options } = run;
-  for (const item of items) {
-    if (item.decided) continue;
-    for (const fixture of item.planned.fixtures)
-      if (fixture?.spec.kind === 'no-order') run.missing.add(fixture.spec.id);
-  }
   const pacts = [...new Set(items.map((item) => item.planned.pact))];
   await Promise.all(
     pacts.map(async (pact) => {

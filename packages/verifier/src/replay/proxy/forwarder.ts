@@ -86,6 +86,8 @@ export interface ForwardContext {
   readonly version: ApiVersion;
   /** What the request replays, for the ledger. */
   readonly source: string;
+  /** The run's stop: no request is sent again after it. */
+  readonly signal?: AbortSignal;
 }
 
 /** The target's answer, scrubbed, or why there is none. */
@@ -142,6 +144,19 @@ export async function forward(
     };
   };
 
+  /** Waits before the next attempt; false when the run stopped meanwhile. */
+  const pause = (ms: number) => sleep(ms, true, { signal: context.signal }).catch(() => false);
+  const stopped = (attempts: number): Forwarded => {
+    if (key) {
+      if (processedMaybe) ledger.unresolved(key, 'the run was interrupted');
+      else ledger.close(key, 'not-created', 'the run was interrupted');
+    }
+    return {
+      kind: 'none',
+      exchange: exchange({ attempts, failure: 'not sent again: the run was interrupted' }),
+    };
+  };
+
   for (let attempt = 1; ; attempt++) {
     if (availability.down) return giveUp(attempt - 1, 'it stopped answering earlier in the run');
     const left = attempt <= retry.attempts;
@@ -172,7 +187,7 @@ export async function forward(
       );
       // A lost answer may mean the request was processed: only a read is sent again then.
       if (left && (unsent || request.method === 'GET')) {
-        await sleep(backoff);
+        if (!(await pause(backoff))) return stopped(attempt);
         continue;
       }
       return giveUp(attempt, why);
@@ -182,7 +197,7 @@ export async function forward(
       const asked = parseRetryAfter(response.headers['retry-after']);
       const delay = asked === undefined ? backoff : asked * 1000;
       if (left && delay <= retry.maxDelayMs) {
-        await sleep(delay);
+        if (!(await pause(delay))) return stopped(attempt);
         continue;
       }
       return giveUp(
