@@ -66,15 +66,6 @@ export const PO_NUMBER_MAX_LENGTH = 120;
 /** Message of the 500 the vendor answers when an order in production cannot be cancelled. */
 export const CANCEL_REFUSED_MESSAGE = 'Cancel order failed';
 
-/**
- * Fields an update cannot change. The docs: a body that carries them "will have the same
- * result" as one without them, so the vendor ignores them; it does not refuse them.
- */
-export const IGNORED_BY_UPDATE = {
-  order: ['invoiceAddress', 'deliveryMethod'],
-  line: ['externalId'],
-} as const;
-
 const [documentedLine] = VENDOR_EXAMPLES.createOrder.body.orderLines;
 const [documentedDetailLine] = VENDOR_EXAMPLES.orderDetail.body.lines;
 

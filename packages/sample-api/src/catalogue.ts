@@ -14,8 +14,14 @@ export interface Product {
   readonly productionDays: number;
 }
 
+/** The lines of the docs' order example: the spinhook and the squeegee the docs order. */
+const [spinhook, squeegee] = VENDOR_EXAMPLES.orderDetail.body.lines;
+
 /** The product code of the squeegee the docs' order example and create example both order. */
-export const DOCUMENTED_SQUEEGEE = 'CS:92.1-B:35.40.183.217.527.1255.1905.2009';
+export const DOCUMENTED_SQUEEGEE = squeegee.productCode;
+
+/** The docs write a line's description with its unit (`…, 1 stuk`): the product's is without. */
+const productName = (description: string) => description.replace(/, 1 stuk$/, '');
 
 /**
  * What the simulator sells. First the products the vendor's documentation orders and shows
@@ -27,10 +33,10 @@ export const CATALOGUE: readonly Product[] = [
   {
     productCode: EXAMPLE_PRODUCTS.v1ProductCode,
     sku: '7a1c2e3f-4b5d-4c6e-8f70-91a2b3c4d5e6',
-    description: 'Accessoires buitenreclame, Spinhaken 25cm (10 stuks)',
-    price: 100,
-    defaultQuantity: 1,
-    vatPercentage: 21,
+    description: productName(spinhook.description),
+    price: spinhook.price,
+    defaultQuantity: spinhook.quantity,
+    vatPercentage: spinhook.vatPercentage,
     productionDays: 3,
   },
   {
@@ -45,10 +51,10 @@ export const CATALOGUE: readonly Product[] = [
   {
     productCode: DOCUMENTED_SQUEEGEE,
     sku: VENDOR_EXAMPLES.createOrder.body.orderLines[1].sku,
-    description: 'Accessoires buitenreclame, Rakel',
-    price: 104.75,
-    defaultQuantity: 1_000,
-    vatPercentage: 21,
+    description: productName(squeegee.description),
+    price: squeegee.price,
+    defaultQuantity: squeegee.quantity,
+    vatPercentage: squeegee.vatPercentage,
     productionDays: 2,
   },
   {

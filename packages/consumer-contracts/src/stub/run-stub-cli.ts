@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   API_VERSIONS,
@@ -10,13 +8,13 @@ import {
   versionHeaderValue,
 } from '@print-contracts/client';
 import { CONTRACTS_DIR } from '../contracts-output.js';
-import { isStubServerError, StubServerError } from '../errors/stub-server-error.js';
+import { isPactOutputError } from '../errors/pact-output-error.js';
+import { isStubServerError } from '../errors/stub-server-error.js';
 import { readPact } from '../pact-files.js';
-import { pactFileName } from '../participants.js';
 import { STOP_SIGNALS, type StopSources, untilStopped } from '../until-stopped.js';
 import { INTERACTION_HEADER, NO_INTERACTION_STATUS, STUB_STATE_HEADER } from './stub-front.js';
 import { renderStubTable, stubRoutes } from './stub-guide.js';
-import { type StubServer, startStubServer } from './stub-server.js';
+import { pactFilesIn, type StubServer, startStubServer } from './stub-server.js';
 
 /** Where the command writes and what stops it; tests pass their own. */
 export interface StubCliIo {
@@ -80,12 +78,13 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
 
   try {
     if (values.table) {
-      io.stdout.write(renderStubTable(stubRoutes(readPacts(contractsDir, versions))));
+      io.stdout.write(renderStubTable(stubRoutes(pactFilesIn(contractsDir, versions).map(readPact))));
       return STUB_EXIT.stopped;
     }
     return await serve({ versions, port: Number(port), contractsDir }, io);
   } catch (error) {
-    if (!isStubServerError(error)) throw error;
+    // A missing or unreadable pact file is the user's to fix: one line, no stack trace.
+    if (!isStubServerError(error) && !isPactOutputError(error)) throw error;
     io.stderr.write(`print-contracts-stub: ${error.message}\n`);
     return STUB_EXIT.failed;
   }
@@ -130,14 +129,6 @@ async function serve(
     await stub?.close();
     watch.dispose();
   }
-}
-
-function readPacts(dir: string, versions: readonly ApiVersion[]) {
-  return versions.map((version) => {
-    const file = join(dir, pactFileName(version));
-    if (!existsSync(file)) throw new StubServerError(`no pact file at ${file}; run \`pnpm contracts\``);
-    return readPact(file);
-  });
 }
 
 function parse(args: readonly string[]) {

@@ -18,6 +18,8 @@ export interface ServedInteraction {
 /** The copies of the pact files the stub server loads, and what each chosen header names. */
 export interface ServedPacts {
   readonly pacts: readonly PactFile[];
+  /** The temporary folder holding the copies. */
+  readonly dir: string;
   readonly files: readonly string[];
   readonly byTag: ReadonlyMap<string, ServedInteraction>;
   /** Removes the copies. Idempotent. */
@@ -51,6 +53,7 @@ export function writeServedPacts(files: readonly string[]): ServedPacts {
   });
   return {
     pacts,
+    dir,
     files: served,
     byTag,
     remove: () => rmSync(dir, { recursive: true, force: true }),

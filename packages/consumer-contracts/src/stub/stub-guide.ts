@@ -1,5 +1,7 @@
 import { DEFAULT_VERSION_HEADER, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import type { PactFile, PactInteraction } from '../pact-files.js';
+// The stub server's regular expressions (Rust's `regex`) take the same escapes.
+import { escapeRegExp } from '../rule-values.js';
 
 /**
  * The state-header value that leaves only the interactions without a provider state (the stub
@@ -46,15 +48,11 @@ const httpInteractions = (pact: PactFile) =>
   pact.interactions.filter((interaction) => interaction.type === 'Synchronous/HTTP');
 
 /** A regular expression (Rust and JavaScript syntax alike) matching exactly `name`. */
-export const stateSelector = (name: string): string => `^${escapeRegex(name)}$`;
+export const stateSelector = (name: string): string => `^${escapeRegExp(name)}$`;
 
 /** A regular expression matching exactly one of `names`. */
 export const statesSelector = (names: readonly string[]): string =>
-  `^(?:${names.map(escapeRegex).join('|')})$`;
-
-function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-}
+  `^(?:${names.map(escapeRegExp).join('|')})$`;
 
 /**
  * The states the stub assumes when a request names none: every state of an interaction that

@@ -69,11 +69,7 @@ const killRunning = () => {
  */
 export async function startStubServer(options: StubServerOptions = {}): Promise<StubServer> {
   const versions = options.versions ?? API_VERSIONS;
-  const dir = options.contractsDir ?? CONTRACTS_DIR;
-  const files = versions.map((version) => join(dir, pactFileName(version)));
-  const missing = files.find((file) => !existsSync(file));
-  if (missing)
-    throw new StubServerError(`no pact file at ${missing}; run \`pnpm contracts\` or pass --contracts-dir`);
+  const files = pactFilesIn(options.contractsDir ?? CONTRACTS_DIR, versions);
 
   let served: ServedPacts;
   try {
@@ -88,7 +84,7 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
     ...['--port', '0', '--provider-state-header-name', STUB_STATE_HEADER, '--empty-provider-state'],
     ...['--provider-state', assumed.length > 0 ? statesSelector(assumed) : NO_STATE_SELECTOR],
   ];
-  const child = spawnWithWatchdog(pactCliBinary(), args);
+  const child = spawnWithWatchdog(served.dir, pactCliBinary(), args);
   let spawnError: Error | undefined;
   child.once('error', (error) => {
     spawnError = error;
@@ -146,20 +142,24 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
 }
 
 /**
- * `sh -c WATCHDOG pact-stub <binary> <args…>`: a background subshell waits for the end of the
- * stdin pipe from this process, then sends SIGTERM to the stub server, which the shell has
- * become through `exec` (same process id). The pipe ends when this process goes, however it
- * goes (SIGKILL and crashes included) or when it is done with the stub server.
+ * `sh -c WATCHDOG pact-stub <folder> <binary> <args…>`: a background subshell waits for the
+ * end of the stdin pipe from this process, then sends SIGTERM to the stub server, which the
+ * shell has become through `exec` (same process id), and removes the folder of served pacts.
+ * The pipe ends when this process goes, however it goes (SIGKILL and crashes included) or
+ * when it is done with the stub server.
  */
 const WATCHDOG =
-  'exec 3<&0; (read -r _ <&3; kill -TERM $$ 2>/dev/null) </dev/null >/dev/null 2>&1 & exec "$@" </dev/null 3<&-';
+  'dir=$1; shift; exec 3<&0; (read -r _ <&3; kill -TERM $$ 2>/dev/null; rm -rf "$dir") </dev/null >/dev/null 2>&1 & exec "$@" </dev/null 3<&-';
 
-/** Spawns the stub server so that it cannot outlive this process, even one killed with SIGKILL. */
-function spawnWithWatchdog(binary: string, args: readonly string[]): ChildProcess {
+/**
+ * Spawns the stub server so that neither it nor its copies of the pacts (in `folder`) outlive
+ * this process, even one killed with SIGKILL.
+ */
+function spawnWithWatchdog(folder: string, binary: string, args: readonly string[]): ChildProcess {
   const env = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
   // Windows has no POSIX shell to keep the watchdog; there the exit handler is the guard.
   if (process.platform === 'win32') return spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  return spawn('/bin/sh', ['-c', WATCHDOG, 'pact-stub', binary, ...args], {
+  return spawn('/bin/sh', ['-c', WATCHDOG, 'pact-stub', folder, binary, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env,
   });
@@ -201,4 +201,13 @@ async function stop(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/** The pact file of each version in `dir`; a `StubServerError` names the first one missing. */
+export function pactFilesIn(dir: string, versions: readonly ApiVersion[]): string[] {
+  const files = versions.map((version) => join(dir, pactFileName(version)));
+  const missing = files.find((file) => !existsSync(file));
+  if (missing)
+    throw new StubServerError(`no pact file at ${missing}; run \`pnpm contracts\` or pass --contracts-dir`);
+  return files;
 }

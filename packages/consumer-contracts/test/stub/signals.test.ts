@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
 import {
   descendants,
   findByCommand,
@@ -11,6 +15,15 @@ import { STUB_COMMAND } from './support/stub-command.js';
 
 /** The official stub server: the `pact` binary of @pact-foundation/pact-cli, running `stub`. */
 const STUB_SERVER = /[/\\]pact(\.exe)? stub /;
+/** The folder of the pact copies the stub server serves, from its command line. */
+async function servedFolder(processes: readonly number[]): Promise<string> {
+  const pid = await findByCommand(processes, STUB_SERVER);
+  const { stdout } = await promisify(execFile)('ps', ['-o', 'args=', '-p', String(pid)]);
+  const file = /--file (\S+)/.exec(stdout)?.[1];
+  if (!file) throw new Error(`the stub server names no --file: ${stdout}`);
+  return dirname(file);
+}
+
 /** The command's own Node process. */
 const STUB_CLI = /\bnode\b.*dist[/\\]stub[/\\]cli\.js/;
 
@@ -59,14 +72,17 @@ describe(`${STUB_COMMAND} and signals`, { timeout: 60_000 }, () => {
     });
   });
 
-  it('takes its stub server down with it even when it is killed outright itself', async () => {
+  it('takes its stub server and its copies of the pacts down with it even when it is killed outright itself', async () => {
     const { stub, port, processes } = await startStub();
     const cli = await findByCommand(processes, STUB_CLI);
+    const served = await servedFolder(processes);
     expect(cli).toBeDefined();
+    expect(existsSync(served)).toBe(true);
     expect(await stopWith(stub, cli as number, 'SIGKILL', processes, port)).toMatchObject({
       left: [],
       portClosed: true,
     });
+    await expect.poll(() => existsSync(served), { timeout: 10_000 }).toBe(false);
   });
 
   it('exits 1, naming the cause, when the stub server ends by itself', async () => {

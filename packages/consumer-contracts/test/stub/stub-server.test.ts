@@ -1,4 +1,7 @@
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { API_VERSIONS, isHttpError, OrdersClient } from '@print-contracts/client';
 import { living, waitUntilGone } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +163,24 @@ describe('print-contracts-stub', () => {
     const table = run.out.join('');
     expect(table).toContain('| a request to cancel an order in production |');
     expect(table).toContain(`\`${PROVIDER_STATES.orderInProductionExists.name}\``);
+  });
+
+  it.each([
+    ['is missing', undefined, /no pact file at .*print-order-client-print-order-api-v2\.json/],
+    ['is not JSON', '{ not json', /print-order-client-print-order-api-v2\.json/],
+  ])('exits 1 with one line when the pact file %s (--table)', async (_what, content, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'stub-contracts-'));
+    try {
+      if (content !== undefined)
+        writeFileSync(join(dir, 'print-order-client-print-order-api-v2.json'), content);
+      const run = io();
+      expect(await runStubCli(['--table', '--api-version', 'v2', '--contracts-dir', dir], run.io)).toBe(1);
+      const text = run.err.join('');
+      expect(text.trim().split('\n')).toHaveLength(1);
+      expect(text).toMatch(message);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'])(

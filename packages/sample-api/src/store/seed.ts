@@ -16,8 +16,6 @@ import { cents, lineVat, recomputeTotals } from './amounts.js';
 import { addWorkingDays, daysBefore, isoDateTime } from './dates.js';
 import { type ShippingAddress, shipmentOf } from './shipments.js';
 
-const DOCUMENTED_V1_PRODUCT = EXAMPLE_PRODUCTS.v1ProductCode;
-
 interface SeedLine {
   product: string;
   quantity: number;
@@ -167,7 +165,7 @@ const SEED_ORDERS: readonly SeedOrder[] = [
     deliveryMethod: 1,
     address: 3,
     lines: [
-      { product: DOCUMENTED_V1_PRODUCT, quantity: 1, status: 'in-progress', discountPercent: 7 },
+      { product: EXAMPLE_PRODUCTS.v1ProductCode, quantity: 1, status: 'in-progress', discountPercent: 7 },
       {
         product: DOCUMENTED_SQUEEGEE,
         quantity: 1000,
