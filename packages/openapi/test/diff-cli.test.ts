@@ -36,7 +36,7 @@ describe('print-contracts-openapi diff', () => {
     change(document);
     await writeFile(join(repo, 'contracts/openapi/print-order-api-v2.json'), serialiseDocument(document));
     await git('git', ['add', '-A'], { cwd: repo });
-    await git('git', ['commit', '-q', '-m', message], { cwd: repo });
+    await git('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', message], { cwd: repo });
   }
 
   beforeEach(async () => {

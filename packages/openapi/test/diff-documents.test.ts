@@ -33,6 +33,24 @@ describe('diffDocuments', () => {
     );
   });
 
+  it('compares a recursive component without looping, and still finds a change inside it', () => {
+    const recursive = () => {
+      const document = base();
+      // A line that holds lines: each level refers back to the component itself.
+      component(document, 'OrderSummary').properties.children = {
+        type: 'array',
+        items: { $ref: '#/components/schemas/OrderSummary' },
+      };
+      return document;
+    };
+    expect(diffDocuments(recursive(), recursive())).toEqual([]);
+    const after = recursive();
+    component(after, 'OrderSummary').properties.channel = { type: 'string' };
+    expect(brief(diffDocuments(recursive(), after))).toContain(
+      'additive listOrders (GET /orders) | response 2XX: orders[].channel | added (optional)',
+    );
+  });
+
   it('reports an optional field added to a response as additive only', () => {
     const after = base();
     component(after, 'OrderSummary').properties.channel = { type: 'string' };

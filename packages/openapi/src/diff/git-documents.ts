@@ -36,7 +36,11 @@ export async function repositoryRoot(cwd: string): Promise<string> {
   try {
     return (await git(['rev-parse', '--show-toplevel'], cwd)).trim();
   } catch (error) {
-    throw new GitRevisionError('HEAD', `${cwd} is not inside a git work tree`, { cause: error });
+    const why =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'git is not installed (or not on PATH)'
+        : `${cwd} is not inside a git work tree`;
+    throw new GitRevisionError('HEAD', why, { cause: error });
   }
 }
 
@@ -52,11 +56,25 @@ export async function documentsAtRevision(revision: string, root: string): Promi
       cause: error,
     });
   }
-  const listing = await git(['ls-tree', '--name-only', commit, `${DOCUMENTS_PATH}/`], root);
+  // The revision exists: a failure now is git's (a damaged or shallow clone), said in one line.
+  const read = (args: readonly string[]) =>
+    git(args, root).catch((error: unknown) => {
+      const stderr = String((error as { stderr?: unknown }).stderr ?? '')
+        .trim()
+        .split('\n')[0];
+      throw new GitRevisionError(
+        revision,
+        `git ${args[0]} failed at "${revision.slice(0, 100)}": ${stderr || 'no reason given'}`,
+        {
+          cause: error,
+        },
+      );
+    });
+  const listing = await read(['ls-tree', '--name-only', commit, `${DOCUMENTS_PATH}/`]);
   const documents = new Map<string, JsonObject>();
   for (const path of listing.split('\n').filter((line) => line.endsWith('.json'))) {
     const name = path.slice(DOCUMENTS_PATH.length + 1);
-    documents.set(name, parse(await git(['show', `${commit}:${path}`], root), `${path} at ${revision}`));
+    documents.set(name, parse(await read(['show', `${commit}:${path}`]), `${path} at ${revision}`));
   }
   return documents;
 }

@@ -146,12 +146,22 @@ export function diffSchemas(
   const visiting = new Set<string>();
 
   const walk = (rawBefore: Json | undefined, rawAfter: Json | undefined, path: string): void => {
-    // Only references can loop; a pair of components is compared once per place.
-    if (refName(rawBefore) || refName(rawAfter)) {
-      const loopKey = `${refName(rawBefore) ?? ''}|${refName(rawAfter) ?? ''}|${path}`;
-      if (visiting.has(loopKey)) return;
-      visiting.add(loopKey);
+    // Only references can loop: a pair of components already being compared further up is
+    // not entered again (a recursive schema would otherwise never end).
+    const pair =
+      refName(rawBefore) || refName(rawAfter)
+        ? `${refName(rawBefore) ?? ''}|${refName(rawAfter) ?? ''}`
+        : undefined;
+    if (pair !== undefined && visiting.has(pair)) return;
+    if (pair !== undefined) visiting.add(pair);
+    try {
+      compare(rawBefore, rawAfter, path);
+    } finally {
+      if (pair !== undefined) visiting.delete(pair);
     }
+  };
+
+  const compare = (rawBefore: Json | undefined, rawAfter: Json | undefined, path: string): void => {
     const a = resolveBefore(rawBefore);
     const b = resolveAfter(rawAfter);
     if (!a || !b) return;
