@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 
@@ -9,6 +10,34 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const VERIFIER_CLI = `${REPO_ROOT}packages/verifier/dist/cli.js`;
 const SAMPLE_API_CLI = `${REPO_ROOT}packages/sample-api/dist/cli.js`;
+
+/** Every process the bench started and that still runs, each the leader of its own process group. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Spawns a command, its stdout piped, as the leader of a process group the bench can stop
+ * whole (`stopAll`).
+ */
+export function spawnTracked(
+  command: string,
+  args: readonly string[],
+  options: Omit<SpawnOptions, 'detached' | 'stdio'> & { stderr: 'pipe' | 'inherit' },
+): ChildProcessByStdio<null, Readable, Readable | null> {
+  const { stderr, ...rest } = options;
+  const child = spawn(command, args, {
+    ...rest,
+    stdio: ['ignore', 'pipe', stderr],
+    detached: true,
+  }) as ChildProcessByStdio<null, Readable, Readable | null>;
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Stops every process group the bench started (SIGTERM, then SIGKILL after 5 s): on a stop of the bench. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((child) => stopProcess(child, true)));
+}
 
 /** A finished command: its wall seconds, exit code, and each line it printed (stdout and stderr, colours stripped) with the second it came. */
 export interface Finished {
@@ -35,13 +64,13 @@ export async function run(
 ): Promise<Finished> {
   const started = process.hrtime.bigint();
   const since = () => Number(process.hrtime.bigint() - started) / 1e9;
-  const child = spawn(command, args, {
+  const child = spawnTracked(command, args, {
     cwd: options.cwd ?? REPO_ROOT,
     env: options.cleanEnv ?? { ...process.env, PACT_DO_NOT_TRACK: 'true', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stderr: 'pipe',
   });
   const lines: { at: number; text: string }[] = [];
-  const closed = [child.stdout, child.stderr].map((stream) => {
+  const closed = [child.stdout, child.stderr as Readable].map((stream) => {
     const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
     reader.on('line', (text) => lines.push({ at: since(), text: stripVTControlCharacters(text) }));
     return once(reader, 'close');
@@ -67,7 +96,7 @@ export async function startSampleApiProcess(
   args: readonly string[],
 ): Promise<{ url: string; child: ChildProcess; seconds: number }> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [SAMPLE_API_CLI, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnTracked(process.execPath, [SAMPLE_API_CLI, ...args], { stderr: 'inherit' });
   let url: string | undefined;
   for await (const line of createInterface({ input: child.stdout })) {
     url ??= /listening on (http:\/\/\S+\/api)\b/.exec(line)?.[1];
@@ -79,9 +108,19 @@ export async function startSampleApiProcess(
   throw new Error(`the sample API (${args.join(' ')}) exited before it was ready`);
 }
 
-export async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess, group = false): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
-  child.kill('SIGTERM');
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (group && child.pid !== undefined) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // Gone in the meantime.
+    }
+  };
+  kill('SIGTERM');
+  const late = setTimeout(() => kill('SIGKILL'), 5_000);
   await exited;
+  clearTimeout(late);
 }

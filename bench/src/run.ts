@@ -6,9 +6,11 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
 import { benchClientThroughput } from './client-throughput.js';
 import { benchConsumerSuite } from './consumer-suite.js';
 import { benchPnpmTest } from './pnpm-test.js';
+import { stopAll } from './processes.js';
 import { type BenchReport, describeMachine, duration, loadNow, renderMarkdown } from './report.js';
 import type { BenchRow } from './results.js';
 import { benchSampleApiThroughput } from './sample-api-throughput.js';
@@ -18,6 +20,14 @@ import { thousandInteractionsNote } from './thousand-interactions.js';
 import { benchVerifyVsPactCli, type VerifyWall } from './verify-vs-pact-cli.js';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
+
+// Stopped (Ctrl-C, a cancelled job, the parent gone): every command the bench started goes
+// with it, process group and all, and it exits 130 (SIGINT) or 143.
+void untilStopped().stopped.then(async (reason) => {
+  process.stderr.write(`\n[bench] ${reason}: stopping the commands it started…\n`);
+  await stopAll();
+  process.exit(reason === 'SIGINT' ? 130 : 143);
+});
 const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 interface Section {

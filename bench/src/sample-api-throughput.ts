@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,13 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { OrdersClient } from '@print-contracts/client';
 import { DEMO_CREDENTIALS } from '@print-contracts/sample-api';
 import autocannon from 'autocannon';
+import { spawnTracked } from './processes.js';
 import type { BenchRow } from './results.js';
 import { median, round } from './stats.js';
 
 const SERVE = fileURLToPath(new URL('./serve.js', import.meta.url));
 
 async function spawnServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [SERVE, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnTracked(process.execPath, [SERVE, ...args], { stderr: 'inherit' });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     lines.close();
