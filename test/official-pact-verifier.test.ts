@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import {
   CONSUMER_NAME,
@@ -10,6 +8,7 @@ import {
   pactCliBinary,
 } from '@print-contracts/consumer-contracts/vocabulary';
 import { PROVIDER_STATES_PATH } from '@print-contracts/sample-api/control-surface';
+import { killLeftovers, REPO_ROOT as root, start } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -18,7 +17,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * API's state-change endpoint. The README's section for other teams shows these commands.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const README_PORT = '9090';
 
 /** The contracts' placeholder set as the caller, and a second tenant for the isolation interaction. */
@@ -44,37 +42,8 @@ const verifierArgs = (port: string, pactFiles: readonly string[]) => [
   ...pactFiles.flatMap((file) => ['--file', file]),
 ];
 
-interface Started {
-  readonly child: ChildProcess;
-  output(): string;
-  readonly exited: Promise<number | null>;
-}
-
-const children: ChildProcess[] = [];
-
-function start(command: string, args: readonly string[], env: Record<string, string> = {}): Started {
-  const child = spawn(command, args, {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PACT_DO_NOT_TRACK: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-/** Resolves with the first match of `pattern` in the output; rejects if the process ends first. */
-async function waitForOutput(run: Started, pattern: RegExp): Promise<RegExpExecArray> {
-  for (;;) {
-    const match = pattern.exec(run.output());
-    if (match) return match;
-    if (run.child.exitCode !== null) throw new Error(`exited ${run.child.exitCode}: ${run.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Every process the tests start, stopped at the end whatever happened. */
+const started: number[] = [];
 
 interface PactInteraction {
   readonly description: string;
@@ -110,9 +79,7 @@ describe('the official pact verifier CLI against pnpm sample-api --control', () 
   });
 
   afterAll(async () => {
-    for (const child of children) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    await killLeftovers(started);
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
@@ -125,21 +92,23 @@ describe('the official pact verifier CLI against pnpm sample-api --control', () 
   it('verifies every interaction of contracts/ with only standard flags', async () => {
     // `pnpm sample-api` builds, then runs exactly this (turbo has built it before the root tests).
     const api = start(process.execPath, ['packages/sample-api/dist/cli.js', ...sampleApiArgs('0')]);
-    const [, port] = await waitForOutput(api, /listening on http:\/\/127\.0\.0\.1:(\d+)\/api/);
-    await waitForOutput(api, /Press Ctrl-C/);
+    started.push(api.pid);
+    const port = await api.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)\/api/);
+    await api.waitFor(/Press Ctrl-C/);
 
     // The JSON report is asked for through the environment, so the command stays the README's.
     const report = join(scratch, 'verifier-report.json');
-    const verifier = start(pactCliBinary(), verifierArgs(port as string, pactFiles), {
+    const verifier = start(pactCliBinary(), verifierArgs(port, pactFiles), {
       PACT_VERIFIER_JSON_REPORT: report,
     });
-    const code = await verifier.exited;
+    started.push(verifier.pid);
+    const { code } = await verifier.exited;
     api.child.kill('SIGTERM');
-    expect(await api.exited).toBe(0);
+    expect((await api.exited).code).toBe(0);
 
-    expect(code, verifier.output()).toBe(0);
     // The verifier colours its output even into a pipe.
-    const printed = stripVTControlCharacters(verifier.output());
+    const printed = stripVTControlCharacters(`${verifier.output.stdout}${verifier.output.stderr}`);
+    expect(code, printed).toBe(0);
     for (const { provider } of expected) {
       expect(printed).toContain(`Verifying a pact between ${CONSUMER_NAME} and ${provider}`);
     }

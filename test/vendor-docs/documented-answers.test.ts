@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { API_VERSIONS, VENDOR_EXAMPLES } from '@print-contracts/client';
 import {
@@ -77,7 +78,7 @@ describe("the contracts' matching rules against the vendor's documented answers"
         [
           'verifier',
           '--file',
-          file.pathname,
+          fileURLToPath(file),
           '--hostname',
           '127.0.0.1',
           '--port',

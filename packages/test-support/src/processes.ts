@@ -132,13 +132,17 @@ export function start(command: string, args: readonly string[], env: NodeJS.Proc
   };
 }
 
-/** Kills, by id, whatever of `pids` still runs: the last resort of a test's clean-up. */
+/** Kills whatever of `pids` still runs, with its process group: the last resort of a test's clean-up. */
 export async function killLeftovers(pids: readonly number[]): Promise<void> {
   for (const pid of await living(pids)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone in the meantime.
+    // A command `start` began leads its own process group: the whole group goes, so a shell
+    // still building (`turbo run build && exec node …`) cannot start the server orphaned.
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // Not a group leader, or gone in the meantime.
+      }
     }
   }
 }

@@ -10,7 +10,7 @@ import {
 import { fixturePact, writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
 import { startStubBroker } from './helpers/stub-broker.js';
-import { closedPortUrl, startSilentBroker } from './helpers/unreachable-broker.js';
+import { closedPortUrl, startSilentBroker } from './helpers/unreachable.js';
 import { workspace } from './helpers/workspace.js';
 
 const TOKEN = 'broker-token-3c9e1f';

@@ -5,7 +5,7 @@ import { BROKER_EXIT_CODES, isUsageError, parseCanIDeployArgs, runCanIDeploy } f
 import { cliEnv } from './helpers/cli.js';
 import { captureIo } from './helpers/io.js';
 import { startStubBroker } from './helpers/stub-broker.js';
-import { closedPortUrl, startSilentBroker } from './helpers/unreachable-broker.js';
+import { closedPortUrl, startSilentBroker } from './helpers/unreachable.js';
 import { workspace } from './helpers/workspace.js';
 
 const TOKEN = 'broker-token-5d1b7a';

@@ -1,23 +1,15 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { captureIo } from './helpers/io.js';
 import { front, sampleTarget, verifyArgs } from './helpers/targets.js';
+import { closedPortUrl } from './helpers/unreachable.js';
 import { workspace } from './helpers/workspace.js';
 
 /** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const CREDENTIALS = { PRINT_API_USER_ID: 'demo-user', PRINT_API_SECRET: 'demo-secret' };
 
 describe('the verifier with a target it cannot reach or trust', () => {
@@ -58,7 +50,7 @@ describe('the verifier with a target it cannot reach or trust', () => {
   it.each([
     [
       'a refused connection',
-      async (): Promise<string> => `http://127.0.0.1:${await closedPort()}/api`,
+      async (): Promise<string> => `${await closedPortUrl()}/api`,
       'sample',
       /refused the connection/,
     ],
