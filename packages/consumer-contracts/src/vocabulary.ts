@@ -16,4 +16,5 @@ export {
   type ProviderStateKey,
   type ProviderStateName,
 } from './provider-states.js';
+export { UNKNOWN_ORDER_ID } from './fixtures/examples.js';
 export { API_BASE_PATH } from './request-paths.js';

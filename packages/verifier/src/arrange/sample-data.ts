@@ -1,11 +1,8 @@
 import { type ApiVersion, isHttpError, operations, queryKeys } from '@print-contracts/client';
-import { PROVIDER_STATES } from '@print-contracts/consumer-contracts/vocabulary';
+import { PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/consumer-contracts/vocabulary';
 import type { PlannedInteraction } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
 import { unavailable } from './created-orders.js';
-
-/** An id no order has, for the probe when no interaction names one. */
-const PROBE_ID = '999999999';
 
 const SAMPLE_DATA =
   'a sample-data credential set may answer sample data whatever the request ("every endpoint answers with sample data")';
@@ -30,7 +27,7 @@ export class SampleDataProbe {
     const { interaction } = planned;
     if (interaction.expects === 'refusal' && planned.credentials === 'real') {
       const noOrder = interaction.states.find((state) => state.name === PROVIDER_STATES.noOrderWithId.name);
-      return this.#answersAnyId(planned.version, String(noOrder?.params.id ?? PROBE_ID));
+      return this.#answersAnyId(planned.version, String(noOrder?.params.id ?? UNKNOWN_ORDER_ID));
     }
     if (
       interaction.method === 'GET' &&
