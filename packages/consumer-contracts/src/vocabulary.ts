@@ -5,6 +5,7 @@
  * pact-js's consumer DSL.
  */
 
+export { UNKNOWN_ORDER_ID } from './fixtures/examples.js';
 export { pactCliBinary } from './pact-cli.js';
 export { canonicalJson } from './pact-files.js';
 export { CONSUMER_NAME, pactFileName, providerName } from './participants.js';
@@ -16,5 +17,4 @@ export {
   type ProviderStateKey,
   type ProviderStateName,
 } from './provider-states.js';
-export { UNKNOWN_ORDER_ID } from './fixtures/examples.js';
 export { API_BASE_PATH } from './request-paths.js';
