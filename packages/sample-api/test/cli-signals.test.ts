@@ -30,17 +30,19 @@ describe('pnpm sample-api and signals', { timeout: 60_000 }, () => {
     { signal: 'SIGTERM', to: 'the process group' },
     { signal: 'SIGINT', to: 'the process group' },
   ] as const)(
-    'stops with status 0 on $signal to $to, closing its port and leaving no process',
+    'stops on $signal to $to, the server with status 0, closing its port and leaving no process',
     async ({ signal, to }) => {
       const { run, port, processes } = await startSampleApi();
       expect(processes.length).toBeGreaterThanOrEqual(2); // pnpm and node
       const pid = to === 'pnpm' ? run.pid : -run.pid;
-      expect(await stopWith(run, pid, signal, processes, port)).toEqual({
-        exited: { code: 0, signal: null },
-        left: [],
-        portClosed: true,
-      });
+      const stopped = await stopWith(run, pid, signal, processes, port);
+      expect(stopped).toMatchObject({ left: [], portClosed: true });
       expect(run.output.stdout).toContain(`Stopped on ${signal}`);
+      // The server always exits 0. pnpm reports that, except when the whole group got the
+      // signal and the server was gone before pnpm handled its own copy: pnpm then removes its
+      // handler and the signal ends it (its lifecycle code, not ours).
+      const ended = [{ code: 0, signal: null }, ...(to === 'pnpm' ? [] : [{ code: null, signal }])];
+      expect(ended).toContainEqual(stopped.exited);
     },
   );
 
