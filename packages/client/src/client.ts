@@ -7,7 +7,7 @@ import { OrderCreationFailedError } from './errors/order-creation-failed-error.j
 import { OrderWaitTimeoutError } from './errors/order-wait-timeout-error.js';
 import { RequestValidationError } from './errors/request-validation-error.js';
 import { ResponseValidationError } from './errors/response-validation-error.js';
-import { TransportError, type TransportFailure } from './errors/transport-error.js';
+import { TransportError } from './errors/transport-error.js';
 import {
   expandPath,
   type HttpMethod,
@@ -23,6 +23,7 @@ import { redact, redactValue } from './redact.js';
 import { parseRetryAfter, retryDelay } from './retry.js';
 import { bodyText, vendorMessageOf } from './schemas/error-body.js';
 import { type ListQuery, listQuerySchema, type OrderRef, orderRefSchema } from './schemas/order-request.js';
+import { transportFailure } from './transport-failures.js';
 import {
   type ApiVersion,
   LIST_LIMIT_MAX,
@@ -382,22 +383,6 @@ export function createOrdersClient<V extends ApiVersion = 'v2'>(
   return new OrdersClient(options);
 }
 
-const FAILURES_BY_CODE: Record<string, TransportFailure> = {
-  UND_ERR_CONNECT_TIMEOUT: 'timeout',
-  UND_ERR_HEADERS_TIMEOUT: 'timeout',
-  UND_ERR_BODY_TIMEOUT: 'timeout',
-  ETIMEDOUT: 'timeout',
-  ECONNREFUSED: 'refused',
-  ECONNRESET: 'reset',
-  EPIPE: 'reset',
-  UND_ERR_SOCKET: 'reset',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'reset',
-  ENOTFOUND: 'dns',
-  EAI_AGAIN: 'dns',
-  UND_ERR_ABORTED: 'aborted',
-  ABORT_ERR: 'aborted',
-};
-
 /** A caller's abort during a wait between attempts is a `TransportError`, as it is during a request. */
 async function backoff(ms: number, signal: AbortSignal | undefined, method: HttpMethod, path: string) {
   try {
@@ -427,15 +412,4 @@ function mentions(value: unknown, secrets: readonly string[], depth = 0): boolea
   return Object.getOwnPropertyNames(value).some((key) =>
     mentions((value as Record<string, unknown>)[key], secrets, depth + 1),
   );
-}
-
-function transportFailure(error: unknown, signal: AbortSignal | undefined): TransportFailure {
-  if (signal?.aborted) return 'aborted';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code in FAILURES_BY_CODE) return FAILURES_BY_CODE[code] as TransportFailure;
-  const causeCode = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  if (typeof causeCode === 'string' && causeCode in FAILURES_BY_CODE) {
-    return FAILURES_BY_CODE[causeCode] as TransportFailure;
-  }
-  return 'network';
 }

@@ -25,11 +25,17 @@ export {
   type ResponseBody,
 } from './operations.js';
 export { type OrdersClientOptions, optionsFromEnv, type VersionHeader, withoutUserInfo } from './options.js';
-export { REDACTED, redact, redactValue, secretForms } from './redact.js';
+export { REDACTED, redact, redactBuffer, redactValue, secretForms } from './redact.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 export { bodyText, vendorMessageOf } from './schemas/error-body.js';
 export * from './schemas/order.js';
 export * from './schemas/order-request.js';
+export {
+  describeIncompleteBody,
+  describeTransportFailure,
+  notConnected,
+  untrusted,
+} from './transport-failures.js';
 export * from './vendor.js';
 export {
   documentedBody,

@@ -1,7 +1,7 @@
+import { describeTransportFailure } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
 import { BrokerError } from '../errors/broker-error.js';
 import type { BrokerOptions } from '../options/verify-options.js';
-import { describeTransportFailure } from '../target/wire.js';
 
 /**
  * One JSON request to the Pact Broker (HAL). Errors are `BrokerError`s naming the URL and

@@ -26,7 +26,7 @@ export class TargetClients {
     const key = `${role}:${version}`;
     let client = this.#clients.get(key);
     if (!client) {
-      const credentials = role === 'main' ? this.target.credentials.main : this.target.credentials.other;
+      const credentials = this.target.credentials[role];
       if (!credentials) throw new TypeError('The target has no second credential set');
       client = new OrdersClient<ApiVersion>({
         baseUrl: this.target.baseUrl,

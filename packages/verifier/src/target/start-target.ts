@@ -11,16 +11,9 @@ export interface StartedTarget {
 /** A `--base-url` target as given, else the sample API in-process, control surface on. */
 export async function startTarget(options: TargetOptions): Promise<StartedTarget> {
   if (options.kind === 'url') {
-    return {
-      sampleApi: undefined,
-      target: {
-        kind: 'url',
-        baseUrl: options.baseUrl,
-        mode: options.mode,
-        controlOrigin: options.control ? new URL(options.baseUrl).origin : undefined,
-        credentials: options.credentials,
-      },
-    };
+    const { baseUrl, mode, control, credentials } = options;
+    const controlOrigin = control ? new URL(baseUrl).origin : undefined;
+    return { sampleApi: undefined, target: { kind: 'url', baseUrl, mode, controlOrigin, credentials } };
   }
   // Loaded only here: a run against a URL target never pays for the simulator's modules.
   const { startSampleApi } = await import('@print-contracts/sample-api');

@@ -1,16 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ApiVersion, orderCreatedSchema, parseRetryAfter, redact } from '@print-contracts/client';
+import {
+  type ApiVersion,
+  describeIncompleteBody,
+  describeTransportFailure,
+  notConnected,
+  orderCreatedSchema,
+  parseRetryAfter,
+  redact,
+  redactBuffer,
+} from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
 import { IncompleteBodyError, isIncompleteBodyError } from '../../errors/incomplete-body-error.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';
-import {
-  describeIncompleteBody,
-  describeTransportFailure,
-  HOP_BY_HOP,
-  notConnected,
-  redactBuffer,
-} from '../../target/wire.js';
+import { HOP_BY_HOP } from '../../target/wire.js';
 import { type Filtered, parseBody } from './request-filter.js';
 
 /** How the proxy rides out a target that is slow to take requests. */
