@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
-const PACKAGES = ['client', 'sample-api', 'consumer-contracts', 'verifier', 'openapi'] as const;
+const PACKAGES = ['client', 'sample-api', 'consumer-contracts', 'verifier', 'broker', 'openapi'] as const;
 
 let scratch: string;
 

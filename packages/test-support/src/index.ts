@@ -1,4 +1,6 @@
+export { captureIo } from './capture-io.js';
 export {
+  cliEnv,
   descendants,
   findByCommand,
   killLeftovers,
@@ -11,3 +13,6 @@ export {
   stopWith,
   waitUntilGone,
 } from './processes.js';
+export { startStubBroker } from './stub-broker.js';
+export { closedPortUrl, startSilentBroker } from './unreachable.js';
+export { workspace } from './workspace.js';

@@ -80,6 +80,11 @@ export async function findByCommand(pids: readonly number[], pattern: RegExp): P
   return undefined;
 }
 
+/** Environment for a spawned command: only what Node needs, plus what the test gives. */
+export function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PACT_DO_NOT_TRACK: 'true', ...extra };
+}
+
 /** A command started by a test, with its output so far and its exit. */
 export interface Started {
   readonly child: ChildProcess;

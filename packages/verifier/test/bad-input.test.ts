@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { fixtureInteractions, fixturePact } from './helpers/fixture-pact.js';
-import { workspace } from './helpers/workspace.js';
 
 const SECRET = 'do-not-print-this-secret-7f3a';
 

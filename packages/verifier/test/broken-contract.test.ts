@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { SampleApi } from '@print-contracts/sample-api';
+import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { captureIo } from './helpers/io.js';
 import { ordersOf } from './helpers/orders.js';
 import { credentialEnv, fixedTarget, sampleTarget, verifyArgs } from './helpers/targets.js';
-import { workspace } from './helpers/workspace.js';
 
 describe('the verifier against a target that breaks the contract', () => {
   let space: Awaited<ReturnType<typeof workspace>>;

@@ -1,17 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { captureIo, startStubBroker, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BROKER_EXIT_CODES,
-  publishCommand,
-  type RunReport,
-  runPublishContracts,
-  runVerify,
-} from '../src/index.js';
-import { fixturePact, writeFixturePacts } from './helpers/fixture-pact.js';
-import { captureIo } from './helpers/io.js';
-import { startStubBroker } from './helpers/stub-broker.js';
-import { closedPortUrl, startSilentBroker } from './helpers/unreachable.js';
-import { workspace } from './helpers/workspace.js';
+import { type RunReport, runVerify } from '../src/index.js';
+import { fixturePact } from './helpers/fixture-pact.js';
 
 const TOKEN = 'broker-token-3c9e1f';
 
@@ -74,116 +65,5 @@ describe('the verifier with a Pact Broker', () => {
     );
     expect(broker.requests.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect(output.stdout()).not.toContain(TOKEN);
-  });
-});
-
-describe('pnpm contracts:publish', () => {
-  let space: Awaited<ReturnType<typeof workspace>>;
-  let broker: Awaited<ReturnType<typeof startStubBroker>>;
-
-  beforeAll(async () => {
-    space = await workspace();
-    await writeFixturePacts(space.path('contracts'));
-    broker = await startStubBroker({});
-  });
-  afterAll(async () => {
-    await broker.close();
-    await space.remove();
-  });
-
-  it('builds the official `pact broker publish` command, with no credential in it', () => {
-    expect(
-      publishCommand({
-        brokerUrl: 'https://broker.example.com',
-        contractsDir: 'contracts',
-        consumerVersion: 'abc123',
-        branch: 'main',
-        tags: ['nightly'],
-        buildUrl: undefined,
-        dryRun: false,
-        timeoutMs: 60_000,
-      }),
-    ).toEqual([
-      'broker',
-      'publish',
-      'contracts',
-      '--broker-base-url',
-      'https://broker.example.com',
-      '--consumer-app-version',
-      'abc123',
-      '--branch',
-      'main',
-      '--tag',
-      'nightly',
-    ]);
-  });
-
-  it('publishes contracts/ through the official Pact CLI, which sends both pacts to the broker', async () => {
-    const output = captureIo({ cwd: space.dir, env: { PATH: process.env.PATH, PACT_BROKER_TOKEN: TOKEN } });
-    const code = await runPublishContracts(
-      [
-        '--broker-url',
-        broker.url,
-        '--consumer-version',
-        '1.2.3',
-        '--branch',
-        'main',
-        '--contracts',
-        space.path('contracts'),
-      ],
-      output.io,
-    );
-    expect(code).toBe(0);
-    const publish = broker.requests.find((request) => request.path === '/contracts/publish');
-    expect(publish?.authorization).toBe(`Bearer ${TOKEN}`);
-    const body = publish?.body as {
-      pacticipantName: string;
-      pacticipantVersionNumber: string;
-      branch: string;
-      contracts: { providerName: string }[];
-    };
-    expect(body).toMatchObject({
-      pacticipantName: 'print-order-client',
-      pacticipantVersionNumber: '1.2.3',
-      branch: 'main',
-    });
-    const providers = broker.requests
-      .filter((request) => request.path === '/contracts/publish')
-      .flatMap((request) => (request.body as typeof body).contracts.map((contract) => contract.providerName));
-    expect(providers.sort()).toEqual(['print-order-api-v1', 'print-order-api-v2']);
-    expect(output.stderr()).toContain(
-      `contracts:publish: publishing the pacts in ${space.path('contracts')} as print-order-client version 1.2.3 on branch main to the Pact Broker at ${broker.url} (bearer token from PACT_BROKER_TOKEN; gives up after 60 s)`,
-    );
-    expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
-  });
-
-  it.each([
-    ['nothing listens on its port', async () => ({ url: await closedPortUrl(), close: async () => {} })],
-    ['it accepts the connection and never answers', startSilentBroker],
-  ])('gives up with exit 3 and a line naming the broker when %s', async (_case, start) => {
-    const unreachable = await start();
-    try {
-      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
-      const code = await runPublishContracts(
-        [
-          '--broker-url',
-          unreachable.url,
-          '--consumer-version',
-          '1.2.3',
-          '--contracts',
-          space.path('contracts'),
-          '--timeout',
-          '3',
-        ],
-        output.io,
-      );
-      expect(code).toBe(BROKER_EXIT_CODES.noAnswer);
-      expect(output.stderr()).toContain(
-        `contracts:publish: gave up after 3 s: no answer from the Pact Broker at ${unreachable.url}`,
-      );
-      expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
-    } finally {
-      await unreachable.close();
-    }
   });
 });

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { SampleApi } from '@print-contracts/sample-api';
+import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { spawnCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { captureIo } from './helpers/io.js';
 import { credentialEnv, sampleTarget, verifyArgs } from './helpers/targets.js';
-import { workspace } from './helpers/workspace.js';
 
 describe('the default run (no flags)', () => {
   let space: Awaited<ReturnType<typeof workspace>>;

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { SampleApi } from '@print-contracts/sample-api';
+import { cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/index.js';
-import { cliEnv, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { fixtureInteractions, testOrderBody, writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
 import { credentialEnv, sampleTarget, front as startFront, TLS_CERT, verifyArgs } from './helpers/targets.js';
-import { workspace } from './helpers/workspace.js';
 
 const ADDRESS = {
   firstName: 'Ann',

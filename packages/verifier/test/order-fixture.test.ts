@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUsageError } from '../src/errors/usage-error.js';
 import { readOrderBodies } from '../src/options/order-fixture.js';
-import { workspace } from './helpers/workspace.js';
 
 /** The order fixture the README shows, as a user would copy it. */
 const README_EXAMPLE = (() => {

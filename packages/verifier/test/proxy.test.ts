@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { SampleApi } from '@print-contracts/sample-api';
+import { workspace } from '@print-contracts/test-support';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
@@ -11,7 +12,6 @@ import type { Target } from '../src/target/target.js';
 import { testOrderBody } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
 import { front, sampleTarget } from './helpers/targets.js';
-import { workspace } from './helpers/workspace.js';
 
 const PLACEHOLDERS = {
   'user-id': 'example-user-id',

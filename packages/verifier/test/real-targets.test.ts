@@ -6,12 +6,11 @@ import {
   startDocsStandIn,
   startSampleApi,
 } from '@print-contracts/sample-api';
+import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { captureIo } from './helpers/io.js';
 import { credentialEnv, front, type Seen, verifyArgs } from './helpers/targets.js';
-import { workspace } from './helpers/workspace.js';
 
 /** The committed contracts: what the nightly job replays against the vendor. */
 const CONTRACTS = fileURLToPath(new URL('../../../contracts', import.meta.url));

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { captureIo } from './helpers/io.js';
-import { workspace } from './helpers/workspace.js';
 
 /** A description that would forge a line and recolour a terminal, were it printed as it is. */
 const HOSTILE =

@@ -2,11 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { secretForms } from '@print-contracts/client';
 import type { SampleApi } from '@print-contracts/sample-api';
+import { cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { front, sampleTarget, verifyArgs } from './helpers/targets.js';
-import { workspace } from './helpers/workspace.js';
 
 /** A quote, a backslash and a percent sign: JSON-escaped and percent-encoded, they read differently. */
 const SECRET = 'Zq7"dist\\inct%ive-main-4f1c9e';

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { SampleApi } from '@print-contracts/sample-api';
+import { cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, spawnCli } from './helpers/cli.js';
+import { runCli, spawnCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
 import { credentialEnv, front, sampleTarget, verifyArgs } from './helpers/targets.js';
-import { workspace } from './helpers/workspace.js';
 
 /** Long enough that a signal lands while the run still waits for its orders to be created. */
 const PROCESSING_DELAY_MS = 1_500;

@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { SampleApi } from '@print-contracts/sample-api';
+import { captureIo, closedPortUrl, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { captureIo } from './helpers/io.js';
 import { front, sampleTarget, verifyArgs } from './helpers/targets.js';
-import { closedPortUrl } from './helpers/unreachable.js';
-import { workspace } from './helpers/workspace.js';
 
 /** A loopback port nothing listens on. */
 const CREDENTIALS = { PRINT_API_USER_ID: 'demo-user', PRINT_API_SECRET: 'demo-secret' };

@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { captureIo } from './helpers/io.js';
-import { workspace } from './helpers/workspace.js';
 
 describe('the verifier against the embedded sample API', () => {
   let space: Awaited<ReturnType<typeof workspace>>;

@@ -1,13 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliEnv } from '@print-contracts/test-support';
 
 /** The built command line, as `pnpm verify` runs it. */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-/** Environment for a spawned run: only what Node needs, plus what the test gives. */
-export function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PACT_DO_NOT_TRACK: 'true', ...extra };
-}
 
 export interface CliRun {
   readonly child: ChildProcess;

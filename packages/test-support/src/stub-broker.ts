@@ -13,9 +13,8 @@ export interface BrokerRequest {
  * A stand-in for a Pact Broker on loopback, just enough of its HAL API for the official
  * tools to talk to it: the index, "pacts for verification", the pacts themselves, the
  * verification results they link to, `POST /contracts/publish`, and the matrix that
- * `can-i-deploy` asks. It records every
- * request, so a test can check what the official tools sent. (A real broker cannot run
- * in this repository's tests.)
+ * `can-i-deploy` asks. It records every request, so a test can check what the official
+ * tools sent. (A real broker cannot run in this repository's tests.)
  */
 export async function startStubBroker(
   pacts: Readonly<Record<string, object>>,

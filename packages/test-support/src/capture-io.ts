@@ -1,6 +1,13 @@
-import type { VerifyIo } from '../../src/index.js';
+/** An in-process command's streams, environment and interrupt: the shape of `VerifyIo` and `BrokerIo`. */
+export interface CapturedIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly signal?: AbortSignal;
+}
 
-/** An in-process `VerifyIo` that keeps what the run prints. */
+/** Io for a command run in-process that keeps what it prints. */
 export function captureIo(options: {
   env?: Record<string, string | undefined>;
   cwd: string;
@@ -8,7 +15,7 @@ export function captureIo(options: {
 }) {
   let stdout = '';
   let stderr = '';
-  const io: VerifyIo = {
+  const io: CapturedIo = {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env: { PACT_DO_NOT_TRACK: 'true', ...options.env },

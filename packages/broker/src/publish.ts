@@ -1,12 +1,20 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors/usage-error.js';
+import { redact } from '@print-contracts/client';
+import { CONSUMER_NAME } from '@print-contracts/consumer-contracts/vocabulary';
+import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
+  brokerSecrets,
   checkBrokerUrl,
   DEFAULT_BROKER_TIMEOUT_SECONDS,
+  type Env,
   refuseCredentialArguments,
   timeoutMs,
 } from './broker-options.js';
+import { isUsageError, UsageError } from './errors/usage-error.js';
 
 /** What `pnpm contracts:publish` publishes, and where. */
 export interface PublishOptions {
@@ -21,7 +29,7 @@ export interface PublishOptions {
   readonly timeoutMs: number;
 }
 
-export const PUBLISH_USAGE = `Usage: pnpm contracts:publish [options]
+const PUBLISH_USAGE = `Usage: pnpm contracts:publish [options]
 
 Publishes the pact files in contracts/ to a Pact Broker with the official Pact CLI
 (\`pact broker publish\`, from @pact-foundation/pact-cli).
@@ -43,7 +51,19 @@ Exit status: 0 published; 1 the Pact CLI failed (the broker refused: its message
 printed); 2 bad arguments; 3 no answer from the broker (unreachable, or nothing within
 --timeout); 130 stopped by SIGINT; 143 stopped by SIGTERM.`;
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The root of the pnpm workspace holding `dir`, if any. */
+function workspaceRoot(dir: string): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, 'pnpm-workspace.yaml'))) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/** `contracts/` at the monorepo's root, found above `cwd`, else above this package. */
+function defaultContractsDir(cwd: string): string {
+  const root = workspaceRoot(cwd) ?? workspaceRoot(fileURLToPath(new URL('.', import.meta.url)));
+  return join(root ?? cwd, 'contracts');
+}
 
 function git(args: string[], cwd: string): string | undefined {
   try {
@@ -77,12 +97,7 @@ const parsePublishCommandLine = (args: string[]) =>
   });
 
 /** Parses the command line of `pnpm contracts:publish`; `undefined` means `--help`. */
-export function parsePublishArgs(
-  argv: readonly string[],
-  env: Env,
-  cwd: string,
-  defaultContractsDir: string,
-): PublishOptions | undefined {
+export function parsePublishArgs(argv: readonly string[], env: Env, cwd: string): PublishOptions | undefined {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   refuseCredentialArguments(args);
   let values: ReturnType<typeof parsePublishCommandLine>['values'];
@@ -101,7 +116,7 @@ export function parsePublishArgs(
     throw new UsageError('no consumer version: pass --consumer-version (no git commit to default to)');
   return {
     brokerUrl: checkBrokerUrl(brokerUrl),
-    contractsDir: values.contracts ?? defaultContractsDir,
+    contractsDir: values.contracts ?? defaultContractsDir(cwd),
     consumerVersion,
     branch: values.branch ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd),
     tags: values.tag ?? [],
@@ -129,4 +144,41 @@ export function publishCommand(options: PublishOptions): string[] {
     ...options.tags.flatMap((tag) => ['--tag', tag]),
     ...(options.buildUrl ? ['--build-url', options.buildUrl] : []),
   ];
+}
+
+/**
+ * `pnpm contracts:publish` as a function: runs `pact broker publish contracts/ …` with the
+ * official Pact CLI within `--timeout`, and resolves with a status of `BROKER_EXIT_CODES`.
+ */
+export async function runPublishContracts(argv: readonly string[], io: BrokerIo): Promise<number> {
+  let options: ReturnType<typeof parsePublishArgs>;
+  try {
+    options = parsePublishArgs(argv, io.env, io.cwd);
+  } catch (error) {
+    if (!isUsageError(error)) throw error;
+    io.stderr.write(`contracts:publish: ${redact(error.message, brokerSecrets(io.env))}\n`);
+    return BROKER_EXIT_CODES.notStarted;
+  }
+  if (!options) {
+    io.stdout.write(`${PUBLISH_USAGE}\n`);
+    return BROKER_EXIT_CODES.ok;
+  }
+  const args = publishCommand(options);
+  if (options.dryRun) {
+    io.stdout.write(
+      `pact ${args.map((arg) => (/[\s"']/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}\n`,
+    );
+    return BROKER_EXIT_CODES.ok;
+  }
+  const branch = options.branch ? ` on branch ${options.branch}` : '';
+  return runBrokerCommand(
+    {
+      tool: 'contracts:publish',
+      purpose: `publishing the pacts in ${options.contractsDir} as ${CONSUMER_NAME} version ${options.consumerVersion}${branch} to the Pact Broker at ${options.brokerUrl}`,
+      brokerUrl: options.brokerUrl,
+      args,
+      timeoutMs: options.timeoutMs,
+    },
+    io,
+  );
 }

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import {
+  captureIo,
+  cliEnv,
+  closedPortUrl,
+  startSilentBroker,
+  startStubBroker,
+  workspace,
+} from '@print-contracts/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BROKER_EXIT_CODES, isUsageError, parseCanIDeployArgs, runCanIDeploy } from '../src/index.js';
-import { cliEnv } from './helpers/cli.js';
-import { captureIo } from './helpers/io.js';
-import { startStubBroker } from './helpers/stub-broker.js';
-import { closedPortUrl, startSilentBroker } from './helpers/unreachable.js';
-import { workspace } from './helpers/workspace.js';
 
 const TOKEN = 'broker-token-5d1b7a';
 const BROKER = 'https://broker.example.com';

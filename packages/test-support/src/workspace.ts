@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /** A scratch folder for one test file (pacts, reports, ledger), removed afterwards. */
 export async function workspace() {
-  const dir = await mkdtemp(join(tmpdir(), 'verifier-test-'));
+  const dir = await mkdtemp(join(tmpdir(), 'print-contracts-test-'));
   return {
     dir,
     path: (...parts: string[]) => join(dir, ...parts),

@@ -1,6 +1,6 @@
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from './errors/usage-error.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** How long `can-i-deploy` and `contracts:publish` wait for the Pact Broker before giving up. */
 export const DEFAULT_BROKER_TIMEOUT_SECONDS = 60;

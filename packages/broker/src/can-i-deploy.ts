@@ -1,13 +1,15 @@
+import { redact } from '@print-contracts/client';
 import { CONSUMER_NAME } from '@print-contracts/consumer-contracts/vocabulary';
-import { UsageError } from '../errors/usage-error.js';
+import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
+  brokerSecrets,
   checkBrokerUrl,
   DEFAULT_BROKER_TIMEOUT_SECONDS,
+  type Env,
   refuseCredentialArguments,
   timeoutMs,
 } from './broker-options.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { isUsageError, UsageError } from './errors/usage-error.js';
 
 /** What `pnpm can-i-deploy` asks, of which broker, within which bound. */
 export interface CanIDeployOptions {
@@ -142,4 +144,31 @@ export function parseCanIDeployArgs(argv: readonly string[], env: Env): CanIDepl
     timeoutMs: timeoutMs(timeout),
     question: `${who} can be deployed${environment ? ` to ${environment}` : ''}`,
   };
+}
+
+/**
+ * `pnpm can-i-deploy` as a function: asks the Pact Broker with the official
+ * `pact broker can-i-deploy` within `--timeout`, and resolves with a status of `BROKER_EXIT_CODES`.
+ */
+export async function runCanIDeploy(argv: readonly string[], io: BrokerIo): Promise<number> {
+  let options: ReturnType<typeof parseCanIDeployArgs>;
+  try {
+    options = parseCanIDeployArgs(argv, io.env);
+  } catch (error) {
+    if (!isUsageError(error)) throw error;
+    io.stderr.write(`can-i-deploy: ${redact(error.message, brokerSecrets(io.env))} (see --help)\n`);
+    return BROKER_EXIT_CODES.notStarted;
+  }
+  if (!options) {
+    io.stdout.write(`${CAN_I_DEPLOY_USAGE}\n`);
+    return BROKER_EXIT_CODES.ok;
+  }
+  return runBrokerCommand(
+    {
+      tool: 'can-i-deploy',
+      purpose: `asking the Pact Broker at ${options.brokerUrl} whether ${options.question}`,
+      ...options,
+    },
+    io,
+  );
 }

@@ -81,14 +81,10 @@ function stop(child: ChildProcess): void {
 }
 
 /**
- * Runs the official Pact CLI (`pact broker can-i-deploy …`, `pact broker publish …`) within a
- * bound. It says first what it asks of which broker and how long it will wait, then every
- * few seconds that it is still waiting; the Pact CLI's own output passes through, redacted.
- * When the bound passes, or on SIGINT/SIGTERM (`io.signal`), it kills the Pact CLI's whole
- * process group and says why in one line naming the broker. Broker credentials reach the
- * Pact CLI through its environment only, and are never printed. Resolves with a status of
- * `BROKER_EXIT_CODES`; the wrapper's own lines go to stderr, so stdout stays the Pact CLI's
- * (`--output json` can be piped).
+ * Runs the official Pact CLI (`pact broker …`) within a bound, saying what it asks and then, now
+ * and then, that it still waits; on the bound or `io.signal` it kills the CLI's process group.
+ * Credentials reach the CLI through its environment only. Its own lines go to stderr, so
+ * stdout stays the Pact CLI's (`--output json` can be piped).
  */
 export function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<number> {
   const { tool, purpose, brokerUrl, args, timeoutMs } = command;

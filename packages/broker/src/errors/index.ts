@@ -1,0 +1,7 @@
+export {
+  BROKER_COMMAND_ERROR_CODES,
+  BrokerCommandError,
+  type BrokerCommandErrorCode,
+  isBrokerCommandError,
+} from './broker-command-error.js';
+export { isUsageError, UsageError } from './usage-error.js';

@@ -1,0 +1,5 @@
+import { runAsCommandLine } from './command-line.js';
+import { runPublishContracts } from './publish.js';
+
+// `pnpm contracts:publish`: a thin shell over runPublishContracts.
+await runAsCommandLine(runPublishContracts);
