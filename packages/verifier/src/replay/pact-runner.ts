@@ -17,14 +17,14 @@ export interface VerifyJob {
   readonly brokerAuth?: BrokerOptions['auth'];
   /** A regular expression on descriptions: Pact replays only the interactions it matches. */
   readonly filterDescription?: string;
-  /** An empty CA store for a core that talks to loopback only: loading the system's is the slowest part of a replay. */
+  /** An empty CA store when the core talks to loopback only: loading the system's, per client, is slow. */
   readonly emptyCaStore?: { readonly file: string; readonly dir: string };
   readonly publish?: { readonly providerVersion: string; readonly branch?: string };
   readonly appVersion: string;
 }
 
 /** What Pact's verifier answered: its exit code (0 passed, 1 failed) and its JSON result. */
-export interface VerifyOutcome {
+interface VerifyOutcome {
   readonly code: number;
   readonly json: string;
 }
@@ -37,10 +37,7 @@ type WorkerMessage =
 const WORKER = fileURLToPath(new URL('./pact-worker.cjs', import.meta.url));
 const STDERR_TAIL = 4_000;
 
-/**
- * What Pact's process may see of the environment: what a process needs to run and to reach a broker
- * through a proxy. An allow-list, so no credential reaches Pact's native core.
- */
+/** What Pact's process may see of the environment to run and reach a broker: no credential. */
 const PASS_THROUGH = [
   ...['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'LANG', 'LC_ALL'],
   ...['SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS'],
@@ -49,7 +46,7 @@ const PASS_THROUGH = [
 
 /**
  * Runs Pact's native verifier (pact-core's FFI) in a child process (`pact-worker.cjs`), jobs
- * concurrently inside it. The child never sees a credential: the proxy holds them.
+ * concurrently. The child never sees a credential: the proxy holds them.
  */
 export class PactRunner {
   readonly #child: ChildProcess;
@@ -117,7 +114,7 @@ export class PactRunner {
   }
 
   /** Prepares an empty CA store in `dir` for `VerifyJob.emptyCaStore`. */
-  static emptyCaStore(dir: string): { file: string; dir: string } {
+  static emptyCaStore(dir: string) {
     const folder = join(dir, 'no-ca-certs');
     mkdirSync(folder, { recursive: true });
     const file = join(dir, 'no-ca-certs.pem');

@@ -53,10 +53,8 @@ type RunContext = ReplayOptions & {
 };
 
 /**
- * The replay stage: per wave of the arrangement and per pact, one run of Pact's verifier over the
- * interactions made ready, in file order, through a loopback proxy of its own. The first wave
- * replays while the second is still being arranged. Pact judges the answers; the proxy's record
- * says when no answer came or a request was refused. Decided interactions keep their verdict.
+ * The replay stage: per wave of the arrangement (the first replays while the second is arranged) and
+ * per pact, one run of Pact's verifier through a proxy of its own. Decided interactions keep their verdict.
  */
 export async function replay(arrangement: Arrangement, options: ReplayOptions): Promise<Replayed> {
   const context: RunContext = { ...options, availability: new Availability(), missing: arrangement.missing };
@@ -185,7 +183,7 @@ async function judge(
   }
 }
 
-/** One interaction's verdict: decided earlier, from what the proxy saw, or what Pact judged (or why it did not). */
+/** One interaction's verdict: decided earlier, from what the proxy saw, or what Pact judged (or why not). */
 function settled(
   item: ArrangedInteraction,
   exchanges: readonly Exchange[],

@@ -18,13 +18,8 @@ import type { Target } from '../../target/target.js';
 import { HOP_BY_HOP } from '../../target/wire.js';
 import { type Filtered, parseBody } from './request-filter.js';
 
-/** How the proxy rides out a target slow to take requests; a `Retry-After` above `maxDelayMs` ends it. */
-export const FORWARD_RETRY: RetryPolicy = {
-  retries: 4,
-  baseDelayMs: 500,
-  maxDelayMs: 30_000,
-  statuses: [429, 503],
-};
+/** How the proxy rides out a target slow to take requests (a `RetryPolicy` of the client). */
+export const FORWARD_RETRY = { retries: 4, baseDelayMs: 500, maxDelayMs: 30_000, statuses: [429, 503] };
 
 /** After this many requests given up in a row, the target counts as down: no more waiting. */
 const DOWN_AFTER = 3;
@@ -80,23 +75,18 @@ export interface Forwarded {
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
 
 /**
- * Sends one request: a create is ledgered before it leaves; a busy target (429, 503) or one that
- * took no connection is retried, and so is a read that lost its answer; every secret is scrubbed
- * from the answer. A target that stays unavailable is reported as such, never as a broken contract.
+ * Sends one request, a create ledgered first; a busy target or one that took no connection is retried,
+ * and so is a read that lost its answer. Every secret is scrubbed from the answer.
  */
 export async function forward(request: ForwardRequest, context: ForwardContext): Promise<Forwarded> {
   const started = performance.now();
-  const { ledger, retry, availability, secrets } = context;
+  const { ledger, retry, availability, secrets, version, source } = context;
   const key = request.creates
-    ? ledger.creating(context.target, {
-        credential: 'main',
-        version: context.version,
-        source: context.source,
-      })
+    ? ledger.creating(context.target, { credential: 'main', version, source })
     : undefined;
   let processedMaybe = false;
   const exchange = (attempts: number, fields: Partial<Exchange> = {}): Exchange => ({
-    version: context.version,
+    version,
     method: request.method,
     path: request.path,
     ms: Math.round(performance.now() - started),
@@ -148,20 +138,11 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
       const kept = Object.entries(headers).filter(
         ([name, value]) => value !== undefined && !HOP_BY_HOP.has(name),
       );
+      const scrubbed = Object.fromEntries(kept.map(([name, value]) => [name, redactValue(value, secrets)]));
+      const { deprecation, sunset } = headers;
       return {
-        answer: {
-          status,
-          headers: {
-            ...Object.fromEntries(kept.map(([name, value]) => [name, redactValue(value, secrets)])),
-            'content-length': String(body.length),
-          },
-          body,
-        },
-        exchange: exchange(attempt, {
-          status,
-          deprecation: header(headers.deprecation),
-          sunset: header(headers.sunset),
-        }),
+        answer: { status, headers: { ...scrubbed, 'content-length': String(body.length) }, body },
+        exchange: exchange(attempt, { status, deprecation: header(deprecation), sunset: header(sunset) }),
       };
     }
     const resumed = await sleep(delay, true, { signal: context.signal }).catch(() => false);

@@ -43,9 +43,8 @@ function answer(res: ServerResponse, status: number, body: unknown, own = true):
 }
 
 /**
- * Starts the proxy of one replay: the state endpoint, else the request filter and the forwarder.
- * On close a forwarded request runs to its end (bounded by its timeout), so an accepted create
- * still brings its uuid to the ledger even when Pact was stopped.
+ * Starts the proxy of one replay: the state endpoint, else the request filter and the forwarder. On
+ * close forwarded requests run to their end, so an accepted create still brings its uuid to the ledger.
  */
 export async function startProxy(options: ProxyOptions) {
   const { sequence, onExchange } = options;

@@ -51,10 +51,9 @@ export function parseBody(body: Buffer | string): unknown {
 }
 
 /**
- * Judges the request the target will route (path normalised), never the pact's spelling: a path
- * outside the API is refused, and in live mode what `liveRefusal` refuses. It swaps the placeholder
- * credentials for the real ones (no secret passes through Pact), maps `/api` onto the target's base
- * path, and stamps the run's reference on every create (for `--cleanup`) unless an over-long
+ * Judges the request the target will route (path normalised), never the pact's spelling; swaps the
+ * placeholder credentials for the real ones (no secret passes through Pact), maps `/api` onto the
+ * target's base path, and stamps the run's reference on creates (for `--cleanup`) unless an over-long
  * reference is the point of the interaction.
  */
 export function filterRequest(

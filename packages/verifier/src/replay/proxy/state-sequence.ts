@@ -13,7 +13,7 @@ export interface SequenceItem {
   readonly refusal: string | undefined;
 }
 
-/** A 4xx, which Pact does not retry: it fails the interaction without sending its request. */
+/** What the state endpoint answers: a 4xx, which Pact does not retry, fails the interaction unsent. */
 export type StateAnswer =
   | { readonly status: 200; readonly values: StateValues }
   | { readonly status: 409 | 422; readonly message: string };
@@ -32,14 +32,12 @@ export class StateSequence {
 
   constructor(items: readonly SequenceItem[]) {
     this.#expected = items.flatMap((item) =>
-      item.states.length === 0
-        ? [{ item, state: '', params: canonicalJson({}), values: {} }]
-        : item.states.map((state, index) => ({
-            item,
-            state: state.name,
-            params: canonicalJson(state.params),
-            values: item.values[index] ?? {},
-          })),
+      (item.states.length > 0 ? item.states : [{ name: '', params: {} }]).map((state, index) => ({
+        item,
+        state: state.name,
+        params: canonicalJson(state.params),
+        values: item.values[index] ?? {},
+      })),
     );
   }
 
