@@ -145,7 +145,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
         ledger,
         secrets,
         timeoutMs: options.requestTimeoutMs,
-        retry: { ...FORWARD_RETRY, attempts: options.retries },
+        retry: { ...FORWARD_RETRY, retries: options.retries },
         scratch,
         emptyCaStore: options.broker ? undefined : PactRunner.emptyCaStore(scratch),
         broker: options.broker,

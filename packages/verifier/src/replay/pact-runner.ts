@@ -10,7 +10,6 @@ export interface VerifyJob {
   readonly provider: string;
   readonly host: string;
   readonly port: number;
-  readonly basePath: string;
   readonly stateUrl: string;
   readonly timeoutMs: number;
   readonly files?: readonly string[];
@@ -18,17 +17,14 @@ export interface VerifyJob {
   readonly brokerAuth?: BrokerOptions['auth'];
   /** A regular expression on descriptions: Pact replays only the interactions it matches. */
   readonly filterDescription?: string;
-  /**
-   * An empty CA store for the native core when it talks only to loopback servers: it then
-   * skips loading the system's for every HTTP client it builds, the slowest part of a replay.
-   */
+  /** An empty CA store when the core talks to loopback only: loading the system's, per client, is slow. */
   readonly emptyCaStore?: { readonly file: string; readonly dir: string };
   readonly publish?: { readonly providerVersion: string; readonly branch?: string };
   readonly appVersion: string;
 }
 
 /** What Pact's verifier answered: its exit code (0 passed, 1 failed) and its JSON result. */
-export interface VerifyOutcome {
+interface VerifyOutcome {
   readonly code: number;
   readonly json: string;
 }
@@ -41,52 +37,33 @@ type WorkerMessage =
 const WORKER = fileURLToPath(new URL('./pact-worker.cjs', import.meta.url));
 const STDERR_TAIL = 4_000;
 
-/**
- * What Pact's process may see of the environment: what a process needs to run and to reach a
- * broker through a proxy. An allowlist, so no credential reaches Pact's native core.
- */
+/** What Pact's process may see of the environment to run and reach a broker: no credential. */
 const PASS_THROUGH = [
-  'PATH',
-  'HOME',
-  'TMPDIR',
-  'TEMP',
-  'TMP',
-  'SYSTEMROOT',
-  'LANG',
-  'LC_ALL',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-  'NODE_EXTRA_CA_CERTS',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'no_proxy',
+  ...['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'LANG', 'LC_ALL'],
+  ...['SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS'],
+  ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'],
 ];
 
 /**
  * Runs Pact's native verifier (pact-core's FFI) in a child process (`pact-worker.cjs`), jobs
- * concurrently inside it. The child never sees a credential: the proxy holds them.
+ * concurrently. The child never sees a credential: the proxy holds them.
  */
 export class PactRunner {
   readonly #child: ChildProcess;
   readonly #ready: Promise<void>;
-  readonly #pending = new Map<
-    number,
-    { resolve: (outcome: VerifyOutcome) => void; reject: (error: Error) => void }
-  >();
+  /** Settles each job sent, by id, with its outcome or why it has none. */
+  readonly #pending = new Map<number, (outcome: VerifyOutcome | ReplayError) => void>();
   #next = 0;
   #stderr = '';
   #exited: ReplayError | undefined;
 
   constructor(env: Readonly<Record<string, string | undefined>> = process.env) {
-    const childEnv: Record<string, string> = { PACT_DO_NOT_TRACK: 'true', LOG_LEVEL: 'error' };
-    for (const name of PASS_THROUGH) {
-      const value = env[name];
-      if (value !== undefined) childEnv[name] = value;
-    }
-    this.#child = fork(WORKER, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: childEnv, execArgv: [] });
+    const passed = PASS_THROUGH.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]);
+    this.#child = fork(WORKER, [], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { PACT_DO_NOT_TRACK: 'true', LOG_LEVEL: 'error', ...Object.fromEntries(passed) },
+      execArgv: [],
+    });
     // Pact prints its own report to stdout; the run reports from the JSON result instead.
     this.#child.stdout?.resume();
     this.#child.stderr?.setEncoding('utf8');
@@ -95,17 +72,23 @@ export class PactRunner {
     });
     this.#ready = new Promise<void>((resolve, reject) => {
       this.#child.on('message', (message: WorkerMessage) => {
-        if (message.type === 'ready') resolve();
-        else this.#settle(message);
+        if (message.type === 'ready') return resolve();
+        this.#pending.get(message.id)?.(
+          message.type === 'done'
+            ? { code: message.code, json: message.json }
+            : new ReplayError(`Pact's verifier could not run: ${message.message}`),
+        );
+        this.#pending.delete(message.id);
       });
       this.#child.once('exit', (code, signal) => {
         const how = signal ?? `exit code ${code}`;
         reject(new ReplayError(`Pact's verifier could not start: it ended before it was ready (${how})`));
         const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
-        this.#exited = new ReplayError(
+        const exited = new ReplayError(
           `Pact's verifier process ended unexpectedly (${how})${tail ? `: ${tail}` : ''}`,
         );
-        for (const pending of this.#pending.values()) pending.reject(this.#exited);
+        this.#exited = exited;
+        for (const settle of this.#pending.values()) settle(exited);
         this.#pending.clear();
       });
     });
@@ -118,7 +101,9 @@ export class PactRunner {
     if (this.#exited) throw this.#exited;
     const id = ++this.#next;
     return new Promise<VerifyOutcome>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, (outcome) =>
+        outcome instanceof ReplayError ? reject(outcome) : resolve(outcome),
+      );
       this.#child.send({ type: 'verify', id, job });
     });
   }
@@ -129,19 +114,11 @@ export class PactRunner {
   }
 
   /** Prepares an empty CA store in `dir` for `VerifyJob.emptyCaStore`. */
-  static emptyCaStore(dir: string): { file: string; dir: string } {
+  static emptyCaStore(dir: string) {
     const folder = join(dir, 'no-ca-certs');
     mkdirSync(folder, { recursive: true });
     const file = join(dir, 'no-ca-certs.pem');
     writeFileSync(file, '');
     return { file, dir: folder };
-  }
-
-  #settle(message: Exclude<WorkerMessage, { type: 'ready' }>): void {
-    const pending = this.#pending.get(message.id);
-    if (!pending) return;
-    this.#pending.delete(message.id);
-    if (message.type === 'done') pending.resolve({ code: message.code, json: message.json });
-    else pending.reject(new ReplayError(`Pact's verifier could not run: ${message.message}`));
   }
 }

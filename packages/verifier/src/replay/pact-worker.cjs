@@ -1,16 +1,13 @@
 'use strict';
-// Runs Pact's verifier (pact-core's native FFI) in its own process: the native core prints
-// to file descriptor 1 (a pipe the parent discards), and a crash of it does not end the run.
-// IPC: {type: 'verify', id, job} → {type: 'done', id, code, json} or {type: 'failed', id,
-// message}. It exits when the parent disconnects.
+// Runs Pact's verifier (pact-core's native FFI) in its own process: the native core prints to
+// file descriptor 1 (a pipe the parent discards), and a crash of it does not end the run.
+// IPC: {type: 'verify', id, job} → {type: 'done', id, code, json} or {type: 'failed', id, message}.
 const { createRequire } = require('node:module');
 
 const pactRequire = createRequire(require.resolve('@pact-foundation/pact'));
-const core = pactRequire('@pact-foundation/pact-core');
-const ffi = core.getFfiLib('error');
+const ffi = pactRequire('@pact-foundation/pact-core').getFfiLib('error');
 
-// An empty CA store spares the core loading the system's for every HTTP client it builds;
-// the parent asks for it only when the core talks to loopback servers alone.
+// The parent asks for an empty CA store only when the core talks to loopback servers alone.
 const systemCa = { SSL_CERT_FILE: process.env.SSL_CERT_FILE, SSL_CERT_DIR: process.env.SSL_CERT_DIR };
 function useCaStore(empty) {
   const chosen = empty ? { SSL_CERT_FILE: empty.file, SSL_CERT_DIR: empty.dir } : systemCa;
@@ -25,18 +22,13 @@ function verify(job) {
   return new Promise((resolve, reject) => {
     const handle = ffi.pactffiVerifierNewForApplication('print-contracts-verifier', job.appVersion);
     try {
-      ffi.pactffiVerifierSetProviderInfo(handle, job.provider, 'http', job.host, job.port, job.basePath);
+      ffi.pactffiVerifierSetProviderInfo(handle, job.provider, 'http', job.host, job.port, '/');
       ffi.pactffiVerifierSetProviderState(handle, job.stateUrl, false, true);
       ffi.pactffiVerifierSetVerificationOptions(handle, false, job.timeoutMs);
       if (job.filterDescription) ffi.pactffiVerifierSetFilterInfo(handle, job.filterDescription, '', false);
       if (job.publish) {
-        ffi.pactffiVerifierSetPublishOptions(
-          handle,
-          job.publish.providerVersion,
-          job.publish.buildUrl || '',
-          job.publish.tags || [],
-          job.publish.branch || '',
-        );
+        const { providerVersion, branch } = job.publish;
+        ffi.pactffiVerifierSetPublishOptions(handle, providerVersion, '', [], branch || '');
       }
       for (const file of job.files || []) ffi.pactffiVerifierAddFileSource(handle, file);
       const auth = job.brokerAuth || {};
@@ -64,13 +56,13 @@ function verify(job) {
 process.on('message', (message) => {
   if (message?.type !== 'verify') return;
   verify(message.job).then(
-    (result) => process.send({ type: 'done', id: message.id, code: result.code, json: result.json }),
+    ({ code, json }) => process.send({ type: 'done', id: message.id, code, json }),
     (error) => process.send({ type: 'failed', id: message.id, message: String(error?.message || error) }),
   );
 });
+// It ends when the parent goes (the IPC channel closes). A signal to the whole process group
+// (Ctrl-C, a CI job cancelled) reaches it too: the parent decides when it ends, after it has
+// recorded the stop.
 process.on('disconnect', () => process.exit(0));
-// A signal to the whole process group (Ctrl-C, a CI job cancelled) reaches this process too;
-// the parent decides when it ends, after it has recorded the stop. It also ends when the
-// parent goes (the IPC channel closes).
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => undefined);
 process.send({ type: 'ready' });

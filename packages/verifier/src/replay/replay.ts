@@ -10,7 +10,7 @@ import type { PactRunner, VerifyJob } from './pact-runner.js';
 import { Availability, type Exchange, type ForwardContext } from './proxy/forwarder.js';
 import { startProxy } from './proxy/proxy.js';
 import { type FilterContext, parseBody } from './proxy/request-filter.js';
-import { type SequenceItem, StateSequence } from './proxy/state-sequence.js';
+import { StateSequence } from './proxy/state-sequence.js';
 
 /** One interaction after the replay: its verdict, and every request the proxy saw for it. */
 export interface ReplayedInteraction {
@@ -46,204 +46,168 @@ export interface ReplayOptions
   readonly progress: (line: string) => void;
 }
 
+/** What the pacts of one replay share. */
+type RunContext = ReplayOptions & {
+  readonly availability: Availability;
+  readonly missing: ReadonlySet<string>;
+};
+
 /**
- * The replay stage: per wave of the arrangement and per pact, one run of Pact's verifier over
- * the interactions made ready, in file order, against a loopback proxy of its own. The first
- * wave replays while the second is still being arranged; publishing to a broker, one run per
- * pact takes them all. Pact judges the answers; the proxy's record says when no answer came or
- * a request was refused. Decided interactions keep their verdict.
+ * The replay stage: per wave of the arrangement (the first replays while the second is arranged) and
+ * per pact, one run of Pact's verifier through a proxy of its own. Decided interactions keep their verdict.
  */
 export async function replay(arrangement: Arrangement, options: ReplayOptions): Promise<Replayed> {
-  const run: Run = {
-    options,
-    availability: new Availability(),
-    missing: arrangement.missing,
-    verdicts: new Map(),
-    problems: [],
-    output: [],
-    jobs: 0,
+  const context: RunContext = { ...options, availability: new Availability(), missing: arrangement.missing };
+  let jobs = 0;
+  const wave = (items: readonly ArrangedInteraction[]) => {
+    const pacts = [...new Set(items.map((item) => item.planned.pact))];
+    const mine = (pact: LoadedPact) => items.filter((item) => item.planned.pact === pact);
+    return Promise.all(pacts.map((pact) => replayPact(pact, jobs++, mine(pact), context)));
   };
-  if (options.broker?.publish) {
-    await replayWave(await arrangement.all, run);
-  } else {
-    const first = new Set(arrangement.ready.map((item) => item.planned.id));
-    await Promise.all([
-      replayWave(arrangement.ready, run),
-      arrangement.all.then((all) =>
-        replayWave(
-          all.filter((item) => !first.has(item.planned.id)),
-          run,
-        ),
-      ),
-    ]);
-  }
-  return {
-    interactions: (await arrangement.all).map(
-      (item) => run.verdicts.get(item.planned.id) as ReplayedInteraction,
-    ),
-    pactOutput: run.output.join('\n'),
-    problems: run.problems,
-  };
-}
-
-/** What the waves of one replay share. */
-interface Run {
-  readonly options: ReplayOptions;
-  readonly availability: Availability;
-  /** Order ids the arrange stage proved do not exist: requests may name them, also in live mode. */
-  readonly missing: ReadonlySet<string>;
-  readonly verdicts: Map<string, ReplayedInteraction>;
-  readonly problems: string[];
-  readonly output: string[];
-  /** Pact files written so far, to name the next one. */
-  jobs: number;
-}
-
-async function replayWave(items: readonly ArrangedInteraction[], run: Run): Promise<void> {
-  const { options } = run;
-  const pacts = [...new Set(items.map((item) => item.planned.pact))];
-  await Promise.all(
-    pacts.map(async (pact) => {
-      const mine = items.filter((item) => item.planned.pact === pact);
-      const results = await replayPact(pact, run.jobs++, mine, run).catch((error: unknown) => {
-        if (!isReplayError(error)) throw error;
-        if (!options.interrupted()) run.problems.push(error.message);
-        return { verdicts: [], problems: [], output: '', fallback: error.message };
-      });
-      for (const verdict of results.verdicts) run.verdicts.set(verdict.arranged.planned.id, verdict);
-      run.problems.push(...results.problems);
-      if (results.output) run.output.push(results.output);
-      for (const item of mine) {
-        if (!run.verdicts.has(item.planned.id)) {
-          run.verdicts.set(item.planned.id, settled(item, undefined, [], results.fallback, options));
-        }
-      }
-    }),
+  const first = new Set(arrangement.ready.map((item) => item.planned.id));
+  // Publishing, Pact publishes one result per pact: one run per pact takes all its interactions.
+  const waves = options.broker?.publish
+    ? [arrangement.all]
+    : [arrangement.ready, arrangement.all.then((all) => all.filter((item) => !first.has(item.planned.id)))];
+  const replays = (await Promise.all(waves.map(async (items) => wave(await items)))).flat();
+  const byId = new Map(
+    replays.flatMap((pact) => pact.interactions).map((item) => [item.arranged.planned.id, item]),
   );
+  return {
+    interactions: (await arrangement.all).map((item) => byId.get(item.planned.id) as ReplayedInteraction),
+    pactOutput: replays.flatMap((pact) => pact.pactOutput || []).join('\n'),
+    problems: replays.flatMap((pact) => pact.problems),
+  };
 }
 
-/** Replays one pact; interactions it gives no verdict get one from `fallback`. */
-async function replayPact(pact: LoadedPact, index: number, items: readonly ArrangedInteraction[], run: Run) {
-  const { options, availability } = run;
-  const none = { verdicts: [] as ReplayedInteraction[], problems: [] as string[], output: '' };
+/** Replays one pact's interactions of a wave; those Pact gives no verdict get why it did not. */
+async function replayPact(
+  pact: LoadedPact,
+  index: number,
+  items: readonly ArrangedInteraction[],
+  context: RunContext,
+): Promise<Replayed> {
+  const unjudged = (why: string, problems: readonly string[] = []) => ({
+    interactions: items.map((item) => settled(item, [], why, context.interrupted)),
+    problems,
+    pactOutput: '',
+  });
+  if (items.every((item) => item.decided) || context.interrupted()) return unjudged('no verdict');
+  const judged = await judge(pact, index, items, context).catch((error: unknown) => {
+    if (!isReplayError(error)) throw error;
+    return unjudged(error.message, context.interrupted() ? [] : [error.message]);
+  });
+  return typeof judged === 'string' ? unjudged(judged, [judged]) : judged;
+}
+
+/** One run of Pact's verifier through a proxy of its own; a string when it gave no readable result. */
+async function judge(
+  pact: LoadedPact,
+  index: number,
+  items: readonly ArrangedInteraction[],
+  context: RunContext,
+): Promise<Replayed | string> {
+  const { broker } = context;
   const ready = items.filter((item) => !item.decided);
-  if (ready.length === 0 || options.interrupted()) return { ...none, fallback: 'no verdict' };
-  const publish = options.broker?.publish === true && pact.source.kind === 'broker';
+  const publish = broker?.publish === true && pact.source.kind === 'broker';
   // Publishing, Pact fetches the pact itself and filters it by description: an interaction kept
   // back that shares a description with a replayed one is refused at its state call.
   const descriptions = new Set(ready.map((item) => item.planned.interaction.description));
   const replayed = publish
     ? items.filter((item) => descriptions.has(item.planned.interaction.description))
     : ready;
-  const sequenceItems: SequenceItem[] = replayed.map((item) => ({
-    id: item.planned.id,
-    description: item.planned.interaction.description,
-    states: item.planned.interaction.states,
-    values: item.states.map((state) => state?.values),
-    refusal: item.decided?.reason,
-  }));
+  const sequence = new StateSequence(
+    replayed.map((item) => ({
+      id: item.planned.id,
+      description: item.planned.interaction.description,
+      states: item.planned.interaction.states,
+      values: item.states.map((state) => state?.values),
+      refusal: item.decided?.reason,
+    })),
+  );
   const exchanges = new Map<string, Exchange[]>();
-  const stateSequence = new StateSequence(sequenceItems);
   const proxy = await startProxy({
-    sequence: stateSequence,
-    filter: { ...options, missing: run.missing },
-    forward: { ...options, availability, version: pact.version },
+    sequence,
+    filter: context,
+    forward: { ...context, version: pact.version },
     onExchange: (item, exchange) => {
       exchanges.set(item.id, [...(exchanges.get(item.id) ?? []), exchange]);
       const outcome = exchange.failure ? `✗ ${exchange.failure}` : `${exchange.status}`;
-      options.progress(
+      context.progress(
         `  → ${exchange.version} ${exchange.method} ${exchange.path} → ${outcome} (${exchange.ms} ms)  ${item.description}`,
       );
     },
   });
   try {
-    let source: Pick<
-      VerifyJob,
-      'files' | 'urls' | 'filterDescription' | 'brokerAuth' | 'publish' | 'emptyCaStore'
-    >;
-    if (publish && options.broker) {
-      const { auth, providerVersion, providerBranch } = options.broker;
-      source = {
-        urls: [pact.source.kind === 'broker' ? pact.source.url : ''],
-        filterDescription: `^(?:${[...descriptions].map(escapeRustRegex).join('|')})$`,
-        brokerAuth: auth,
-        publish: {
-          providerVersion: providerVersion ?? '',
-          ...(providerBranch ? { branch: providerBranch } : {}),
-        },
-      };
-    } else {
-      const file = join(options.scratch, `pact-${index}.json`);
-      const interactions = replayed.map((item) => item.planned.interaction.raw);
-      await writeFile(file, JSON.stringify({ ...pact.document, interactions }));
-      source = { files: [file], ...(options.emptyCaStore ? { emptyCaStore: options.emptyCaStore } : {}) };
-    }
-    const outcome = await options.runner.verify({
+    const file = join(context.scratch, `pact-${index}.json`);
+    const interactions = replayed.map((item) => item.planned.interaction.raw);
+    if (!publish) await writeFile(file, JSON.stringify({ ...pact.document, interactions }));
+    const outcome = await context.runner.verify({
       provider: pact.provider,
       host: proxy.host,
       port: proxy.port,
-      basePath: '/',
       stateUrl: proxy.stateUrl,
       // Longer than the proxy's retries, so the proxy explains a slow target first.
-      timeoutMs: (options.timeoutMs + options.retry.maxDelayMs) * (options.retry.attempts + 1),
-      ...source,
-      appVersion: options.appVersion,
+      timeoutMs: (context.timeoutMs + context.retry.maxDelayMs) * (context.retry.retries + 1),
+      appVersion: context.appVersion,
+      ...(publish
+        ? {
+            urls: [pact.source.url],
+            filterDescription: `^(?:${[...descriptions].map(escapeRustRegex).join('|')})$`,
+            brokerAuth: broker.auth,
+            publish: { providerVersion: broker.providerVersion ?? '', branch: broker.providerBranch },
+          }
+        : { files: [file], emptyCaStore: context.emptyCaStore }),
     });
     const parsed = pactResultSchema.safeParse(parseBody(outcome.json));
     if (!parsed.success) {
-      const problem = `Pact's verifier gave no readable result for ${pact.label} (exit code ${outcome.code})`;
-      return { ...none, problems: [problem], fallback: problem };
+      return `Pact's verifier gave no readable result for ${pact.label} (exit code ${outcome.code})`;
     }
-    const results = verdictsFrom(
+    const verdicts = verdictsFrom(
       parsed.data,
-      replayed.map((item) => ({
-        description: item.planned.interaction.description,
-        key: item.planned.interaction.key,
-      })),
+      replayed.map((item) => item.planned.interaction),
     );
-    const problems = typeof results === 'string' ? [`${pact.label}: ${results}`] : [];
-    if (stateSequence.broken) problems.push(stateSequence.broken);
-    const fallback = typeof results === 'string' ? results : 'no verdict';
-    const verdicts = replayed.flatMap((item, position) => {
-      if (item.decided) return [];
-      const verdict = typeof results === 'string' ? undefined : results[position];
-      return [settled(item, verdict, exchanges.get(item.planned.id) ?? [], fallback, options)];
-    });
-    return { verdicts, problems, output: stripAnsi(parsed.data.output.join('\n')), fallback: 'no verdict' };
+    const problems = typeof verdicts === 'string' ? [`${pact.label}: ${verdicts}`] : [];
+    if (sequence.broken) problems.push(sequence.broken);
+    const judged = (item: ArrangedInteraction) =>
+      typeof verdicts === 'string' ? verdicts : (verdicts[replayed.indexOf(item)] ?? 'no verdict');
+    return {
+      interactions: items.map((item) =>
+        settled(item, exchanges.get(item.planned.id) ?? [], judged(item), context.interrupted),
+      ),
+      problems,
+      pactOutput: stripAnsi(parsed.data.output.join('\n')),
+    };
   } finally {
     await proxy.close();
   }
 }
 
-/** One interaction's verdict: decided earlier, from what the proxy saw, or what Pact judged. */
+/** One interaction's verdict: decided earlier, from what the proxy saw, or what Pact judged (or why not). */
 function settled(
   item: ArrangedInteraction,
-  verdict: PactVerdict | undefined,
   exchanges: readonly Exchange[],
-  fallback: string,
-  options: ReplayOptions,
+  judged: PactVerdict | string,
+  interrupted: () => boolean,
 ): ReplayedInteraction {
-  const base = { arranged: item, mismatches: [] as string[], ms: verdict?.ms, exchanges };
-  if (item.decided) return { ...base, verdict: item.decided.verdict, reason: item.decided.reason };
+  if (item.decided) {
+    const { verdict, reason } = item.decided;
+    return { arranged: item, verdict, reason, mismatches: [], ms: undefined, exchanges: [] };
+  }
+  const ms = typeof judged === 'string' ? undefined : judged.ms;
+  const base = { arranged: item, mismatches: [] as string[], ms, exchanges };
   const unavailable = exchanges.find((exchange) => exchange.unavailable);
   if (unavailable) return { ...base, verdict: 'target-unavailable', reason: unavailable.failure };
   const refused = exchanges.find((exchange) => exchange.failure);
   if (refused) return { ...base, verdict: 'not-verifiable', reason: refused.failure };
-  if (!verdict) {
-    const interrupted = options.interrupted();
-    return {
-      ...base,
-      verdict: interrupted ? 'not-verifiable' : 'failed',
-      reason: interrupted ? 'not replayed: the run was interrupted' : fallback,
-    };
+  if (typeof judged === 'string') {
+    if (interrupted())
+      return { ...base, verdict: 'not-verifiable', reason: 'not replayed: the run was interrupted' };
+    return { ...base, verdict: 'failed', reason: judged };
   }
-  if (verdict.passed) return { ...base, verdict: 'verified', reason: undefined };
-  return {
-    ...base,
-    verdict: 'failed',
-    reason: verdict.mismatches[0] ?? 'Pact reported a failure',
-    mismatches: verdict.mismatches,
-  };
+  if (judged.passed) return { ...base, verdict: 'verified', reason: undefined };
+  const reason = judged.mismatches[0] ?? 'Pact reported a failure';
+  return { ...base, verdict: 'failed', reason, mismatches: judged.mismatches };
 }
 
 /** Characters the Rust `regex` crate treats as syntax. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redact } from '@print-contracts/client';
-import { type Exchange, exchangeOf, type ForwardContext, forward } from './forwarder.js';
+import { type Exchange, type ForwardContext, forward } from './forwarder.js';
 import { type FilterContext, filterRequest, parseBody } from './request-filter.js';
 import { answerStateCall, STATE_PATH } from './state-endpoint.js';
 import type { SequenceItem, StateSequence } from './state-sequence.js';
@@ -11,18 +11,13 @@ export const PROXY_HEADER = 'x-contract-verifier';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** The loopback proxy Pact's verifier talks to: its provider URL and its state-change URL. */
-export interface ReplayProxy {
-  readonly host: string;
-  readonly port: number;
-  readonly stateUrl: string;
-  close(): Promise<void>;
-}
+export type ReplayProxy = Awaited<ReturnType<typeof startProxy>>;
 
-export interface ProxyOptions {
+interface ProxyOptions {
   readonly sequence: StateSequence;
   readonly filter: FilterContext;
   readonly forward: Omit<ForwardContext, 'source'>;
-  /** Called for each request forwarded or refused, for progress lines and the findings. */
+  /** Called for each request forwarded or refused. */
   readonly onExchange: (item: SequenceItem, exchange: Exchange) => void;
 }
 
@@ -42,40 +37,33 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 function answer(res: ServerResponse, status: number, body: unknown, own = true): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...(own ? { [PROXY_HEADER]: 'refused' } : {}),
-  });
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  res.writeHead(status, own ? { ...headers, [PROXY_HEADER]: 'refused' } : headers);
   res.end(text);
 }
 
 /**
- * Starts the proxy of one replay: the state endpoint, else the request filter and the
- * forwarder. On close a forwarded request runs to its end (bounded by its timeout), so an
- * accepted create still brings its uuid to the ledger even when Pact was stopped.
+ * Starts the proxy of one replay: the state endpoint, else the request filter and the forwarder. On
+ * close forwarded requests run to their end, so an accepted create still brings its uuid to the ledger.
  */
-export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
-  const { sequence } = options;
+export async function startProxy(options: ProxyOptions) {
+  const { sequence, onExchange } = options;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method === 'POST' && path === STATE_PATH) {
+    if (req.method === 'POST' && (req.url ?? '/').split('?')[0] === STATE_PATH) {
       const result = answerStateCall(sequence, parseBody(body));
       if (result.status === 200) return answer(res, 200, result.values, false);
       return answer(res, result.status, { error: result.message });
     }
     const item = sequence.current;
-    if (!item)
+    if (!item) {
       return answer(res, 421, {
         message: 'Refused by the contract verifier: no interaction is being replayed',
       });
-    const filtered = filterRequest(
-      { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body },
-      options.filter,
-    );
+    }
+    const filtered = filterRequest(req, body, options.filter);
     if (filtered.kind === 'refuse') {
-      const exchange = exchangeOf({
+      onExchange(item, {
         version: options.forward.version,
         method: (req.method ?? 'GET').toUpperCase(),
         path: (req.url ?? '/').slice(0, 200),
@@ -83,31 +71,24 @@ export async function startProxy(options: ProxyOptions): Promise<ReplayProxy> {
         attempts: 0,
         credentials: 'refused',
         failure: filtered.reason,
+        unavailable: false,
       });
-      options.onExchange(item, exchange);
       return answer(res, filtered.status, {
         message: `Refused by the contract verifier: ${filtered.reason}`,
       });
     }
-    const forwarded = await forward(filtered, {
-      ...options.forward,
-      source: `replay of "${item.description}"`,
-    });
-    options.onExchange(item, forwarded.exchange);
-    if (forwarded.kind === 'none') {
-      return answer(res, 503, { message: `Contract verifier proxy: ${forwarded.exchange.failure}` });
-    }
-    res.writeHead(forwarded.status, forwarded.headers);
-    res.end(forwarded.body);
+    const source = `replay of "${item.description}"`;
+    const { exchange, answer: answered } = await forward(filtered, { ...options.forward, source });
+    onExchange(item, exchange);
+    if (!answered) return answer(res, 503, { message: `Contract verifier proxy: ${exchange.failure}` });
+    res.writeHead(answered.status, answered.headers);
+    res.end(answered.body);
   };
 
   const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     const handled = handle(req, res).catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
+      if (res.headersSent) return void res.destroy();
       const message = redact(error instanceof Error ? error.message : String(error), options.forward.secrets);
       answer(res, 400, { error: `Contract verifier: ${message}` });
     });

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { REFERENCE_MAX_LENGTH, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/consumer-contracts/vocabulary';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -13,16 +13,6 @@ import {
 import type { Target } from '../../target/target.js';
 import { HOP_BY_HOP } from '../../target/wire.js';
 
-/** A request as Pact sent it to the proxy. */
-export interface IncomingRequest {
-  readonly method: string;
-  /** Path and query, as sent. */
-  readonly url: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: Buffer;
-}
-
-/** What the filter needs of the run. */
 export interface FilterContext {
   readonly target: Target;
   readonly ledger: Ledger;
@@ -30,7 +20,7 @@ export interface FilterContext {
   readonly missing: ReadonlySet<string>;
 }
 
-/** The filter's decision: refuse the request (nothing is sent), or forward it as rewritten. */
+/** Refuse the request (nothing is sent), or forward it as rewritten. */
 export type Filtered =
   | { readonly kind: 'refuse'; readonly status: number; readonly reason: string }
   | {
@@ -61,17 +51,19 @@ export function parseBody(body: Buffer | string): unknown {
 }
 
 /**
- * Judges the request the target will route (path normalised, body as sent), never the pact's
- * spelling: a path outside the API is refused, and in live mode what `liveRefusal` refuses.
- * It swaps the placeholder credentials for the real ones (no secret passes through Pact), maps
- * `/api` onto the target's base path, and writes the run's reference into every create (for
- * `--cleanup`) unless an over-long reference is the point of the interaction.
+ * Judges the request the target will route (path normalised), never the pact's spelling; swaps the
+ * placeholder credentials for the real ones (no secret passes through Pact), maps `/api` onto the
+ * target's base path, and stamps the run's reference on creates (for `--cleanup`) unless an over-long
+ * reference is the point of the interaction.
  */
-export function filterRequest(request: IncomingRequest, context: FilterContext): Filtered {
-  const method = request.method.toUpperCase();
-  const [rawPath = '/', query] = request.url.split(/\?(.*)/s, 2);
-  const routed = normalisePath(rawPath);
-  const below = pathBelowBase(routed);
+export function filterRequest(
+  request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>,
+  sentBody: Buffer,
+  context: FilterContext,
+): Filtered {
+  const method = (request.method ?? 'GET').toUpperCase();
+  const [rawPath = '/', query] = (request.url ?? '/').split(/\?(.*)/s, 2);
+  const below = pathBelowBase(normalisePath(rawPath));
   if (below === undefined) {
     return {
       kind: 'refuse',
@@ -80,30 +72,29 @@ export function filterRequest(request: IncomingRequest, context: FilterContext):
     };
   }
   const operation = operationOf(method, rawPath);
-  let body = parseBody(request.body);
+  const parsed = parseBody(sentBody);
   if (context.target.mode === 'live') {
     const ref = orderRefOf(rawPath);
     const refusal = liveRefusal(
-      { method, operation, body },
+      { method, operation, body: parsed },
       () => ref !== undefined && (context.ledger.owns(ref) || context.missing.has(ref)),
     );
     if (refusal) return { kind: 'refuse', status: 403, reason: refusal };
   }
   const creates = operation === 'createOrder';
-  let sent = request.body.length > 0 ? request.body : undefined;
-  if (creates && body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    const { reference } = body as { reference?: unknown };
+  let body = sentBody.length > 0 ? sentBody : undefined;
+  if (creates && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const { reference } = parsed as { reference?: unknown };
     if (!(typeof reference === 'string' && reference.length > REFERENCE_MAX_LENGTH)) {
-      body = { ...(body as object), reference: context.ledger.reference };
-      sent = Buffer.from(JSON.stringify(body), 'utf8');
+      body = Buffer.from(JSON.stringify({ ...parsed, reference: context.ledger.reference }), 'utf8');
     }
   }
 
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === 'accept-encoding') continue;
-    headers[name] = value;
-  }
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).filter(
+      ([name, value]) => value !== undefined && !HOP_BY_HOP.has(name) && name !== 'accept-encoding',
+    ),
+  ) as Record<string, string | string[]>;
   const placeholders = headers[SECRET] === PLACEHOLDER_CREDENTIALS.secret && headers[USER_ID] !== undefined;
   if (placeholders) {
     headers[USER_ID] = context.target.credentials.main.userId;
@@ -116,7 +107,7 @@ export function filterRequest(request: IncomingRequest, context: FilterContext):
     method,
     path: `${basePath}${rawBelow === '/' ? '' : rawBelow}${query !== undefined ? `?${query}` : ''}`,
     headers,
-    body: sent,
+    body,
     creates,
     credentials: placeholders ? 'real' : 'refused',
   };

@@ -4,14 +4,10 @@ import type { StateAnswer, StateSequence } from './state-sequence.js';
 export const STATE_PATH = '/__verifier/provider-state';
 
 /**
- * The state-change endpoint (`{state, params, action}`): a setup call is answered from the
- * sequence with the values Pact injects; teardown needs nothing (the settle stage tears
- * down). Never 5xx: Pact retries those, and the sequence would slip.
+ * Answers a state-change call `{state, params, action}`: a setup from the sequence; a teardown with
+ * nothing (the settle stage tears down). Never 5xx: Pact retries those, and the sequence would slip.
  */
-export function answerStateCall(
-  sequence: StateSequence,
-  body: unknown,
-): StateAnswer | { status: 200; values: object } {
+export function answerStateCall(sequence: StateSequence, body: unknown): StateAnswer {
   const call = (body ?? {}) as { action?: unknown; state?: unknown; params?: unknown };
   if (call.action !== undefined && call.action !== 'setup') return { status: 200, values: {} };
   return sequence.setup(call.state ?? '', call.params ?? {});

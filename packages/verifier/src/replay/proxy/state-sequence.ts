@@ -13,45 +13,32 @@ export interface SequenceItem {
   readonly refusal: string | undefined;
 }
 
-/** One state-change call Pact is expected to make, in order. */
-interface ExpectedCall {
-  readonly item: SequenceItem;
-  /** The state name, or '' for an interaction without states (Pact still calls once). */
-  readonly state: string;
-  readonly params: string;
-  /** Index into the item's states; -1 for the stateless call. */
-  readonly stateIndex: number;
-}
-
-/** What the state endpoint answers to one call. */
+/** What the state endpoint answers: a 4xx, which Pact does not retry, fails the interaction unsent. */
 export type StateAnswer =
-  | { readonly status: 200; readonly values: StateValues; readonly item: SequenceItem }
-  /** 4xx, which Pact does not retry: it fails the interaction without sending its request. */
-  | { readonly status: 409 | 422; readonly message: string; readonly item: SequenceItem | undefined };
+  | { readonly status: 200; readonly values: StateValues }
+  | { readonly status: 409 | 422; readonly message: string };
 
 /**
  * Maps Pact's state-change calls to interactions. Before each interaction, in file order, Pact
  * posts one setup call per provider state (one with an empty state when it has none) without
- * naming the interaction; the sequence expects exactly that series, and a call that does not
- * match stops the replay loudly instead of guessing.
+ * naming the interaction; a call out of that series stops the replay loudly instead of guessing.
  */
 export class StateSequence {
-  readonly #expected: ExpectedCall[];
+  readonly #expected: { item: SequenceItem; state: string; params: string; values: StateValues }[];
   #cursor = 0;
   #broken: string | undefined;
   /** The interaction whose request comes next: the last one whose state call arrived. */
   current: SequenceItem | undefined;
 
   constructor(items: readonly SequenceItem[]) {
-    this.#expected = items.flatMap((item): ExpectedCall[] => {
-      if (item.states.length === 0) return [{ item, state: '', params: canonicalJson({}), stateIndex: -1 }];
-      return item.states.map((state, stateIndex) => ({
+    this.#expected = items.flatMap((item) =>
+      (item.states.length > 0 ? item.states : [{ name: '', params: {} }]).map((state, index) => ({
         item,
         state: state.name,
         params: canonicalJson(state.params),
-        stateIndex,
-      }));
-    });
+        values: item.values[index] ?? {},
+      })),
+    );
   }
 
   /** Why the sequence stopped, if it did. */
@@ -61,21 +48,20 @@ export class StateSequence {
 
   /** Answers one setup call `{state, params}`. */
   setup(state: unknown, params: unknown): StateAnswer {
-    if (this.#broken) return { status: 409, message: this.#broken, item: undefined };
     const expected = this.#expected[this.#cursor];
-    const got = `"${String(state)}" ${canonicalJson(params)}`;
-    if (!expected || expected.state !== state || expected.params !== canonicalJson(params)) {
-      this.#broken = expected
-        ? `Pact's state calls went out of step: expected "${expected.state}" ${expected.params} for "${expected.item.description}", got ${got}`
-        : `Pact made an unexpected extra state call ${got}`;
-      this.current = undefined;
-      return { status: 409, message: this.#broken, item: undefined };
+    if (!this.#broken && expected && expected.state === state && expected.params === canonicalJson(params)) {
+      this.#cursor++;
+      this.current = expected.item;
+      const { refusal } = expected.item;
+      return refusal === undefined
+        ? { status: 200, values: expected.values }
+        : { status: 422, message: refusal };
     }
-    this.#cursor++;
-    const { item } = expected;
-    this.current = item;
-    if (item.refusal !== undefined) return { status: 422, message: item.refusal, item };
-    if (expected.stateIndex < 0) return { status: 200, values: {}, item };
-    return { status: 200, values: item.values[expected.stateIndex] ?? {}, item };
+    const got = `"${String(state)}" ${canonicalJson(params)}`;
+    this.#broken ??= expected
+      ? `Pact's state calls went out of step: expected "${expected.state}" ${expected.params} for "${expected.item.description}", got ${got}`
+      : `Pact made an unexpected extra state call ${got}`;
+    this.current = undefined;
+    return { status: 409, message: this.#broken };
   }
 }
