@@ -1,14 +1,12 @@
 import {
-  type ApiVersion,
   bodyText,
   isHttpError,
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
   isResponseValidationError,
-  type OrdersClient,
   redact,
 } from '@print-contracts/client';
-import type { Ledger, LedgerEntry } from '../ledger/ledger.js';
+import type { Ledger, LedgerEntry, LedgerOutcome } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
 
@@ -21,12 +19,8 @@ export interface SettleContext {
   readonly signal?: AbortSignal;
 }
 
-export interface SettleOutcome {
-  /** Orders crossed off the ledger. */
-  readonly settled: number;
-  /** Why each order that stays open does. */
-  readonly problems: readonly string[];
-}
+/** How an entry is crossed off, or why it stays open. */
+type Ending = readonly [outcome: LedgerOutcome, note?: string] | string;
 
 const REASON = 'Cleanup by the contract verifier';
 const CREATION_FAILED = /fail/i;
@@ -39,82 +33,62 @@ export const describeEntry = (entry: LedgerEntry) =>
   `order ${entry.uuid ?? '(uuid unknown)'} (${entry.source}, ${entry.version}, ${entry.target})`;
 
 /**
- * Cancels every entry with a uuid (through the control surface when it moved the order on)
- * and crosses it off. An order still being created is waited for until its ledger deadline;
- * a 404 past it is an order the vendor will never place. One that cannot be settled stays
- * open, with a problem saying why. Entries without a uuid are left to `--cleanup`'s scan.
+ * Cancels every entry with a uuid, a few at a time, and crosses it off; returns why each one that
+ * stays open does. Entries without a uuid are left to `--cleanup`'s scan by reference.
  */
 export async function settleOrders(
   entries: readonly LedgerEntry[],
   context: SettleContext,
-): Promise<SettleOutcome> {
+): Promise<string[]> {
   const problems: string[] = [];
-  let settled = 0;
   const queue = entries.filter((entry) => entry.uuid !== undefined);
   const worker = async () => {
     for (let entry = queue.shift(); entry; entry = queue.shift()) {
-      try {
-        const problem = await settleOne(entry, entry.uuid as string, context);
-        if (problem) problems.push(redact(`${describeEntry(entry)}: ${problem}`, context.secrets));
-        else settled++;
-      } catch (error) {
-        problems.push(redact(`${describeEntry(entry)}: ${message(error)}`, context.secrets));
-      }
+      const problem = await settleOne(entry, entry.uuid as string, context)
+        .then((ending) => (typeof ending === 'string' ? ending : context.ledger.close(entry.key, ...ending)))
+        .catch(message);
+      if (problem) problems.push(redact(`${describeEntry(entry)}: ${problem}`, context.secrets));
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { settled, problems };
+  return problems;
 }
 
-/** Settles one entry; returns the problem when it stays open. */
-async function settleOne(
-  entry: LedgerEntry,
-  uuid: string,
-  context: SettleContext,
-): Promise<string | undefined> {
-  const { ledger } = context;
+/**
+ * Cancels one order (through the control surface when it moved the order on). One still being
+ * created is waited for until its ledger deadline; a 404 past it is an order the vendor will never place.
+ */
+async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
+  const { signal } = context;
   const clients = context.clientsFor(entry);
   if (!clients) return `no ${entry.credential} credentials for ${entry.target} to cancel it with`;
   if (entry.controlled) {
     if (!entry.controlOrigin) return 'it was moved on through a control surface that is not known';
     await setControlState(clients.dispatcher, entry.controlOrigin, uuid, 'cancelled', {
       timeoutMs: 10_000,
-      signal: context.signal,
+      signal,
     });
-    ledger.close(entry.key, 'cancelled', 'through the control surface');
-    return undefined;
+    return ['cancelled', 'through the control surface'];
   }
   const client = clients.client(entry.credential, entry.version);
-  try {
-    await client.cancelOrder(uuid, REASON, { signal: context.signal });
-    ledger.close(entry.key, 'cancelled');
-    return undefined;
-  } catch (error) {
-    if (!isHttpError(error)) throw error;
-    if (error.status !== 404) {
-      // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
-      const order = await client.getOrder(uuid, { signal: context.signal }).catch(() => undefined);
-      if (order?.status !== 'cancelled') return `cancel refused: ${error.message}`;
-      ledger.close(entry.key, 'cancelled', 'found cancelled');
-      return undefined;
-    }
-    // The docs: a 404 "with an error message that the order creation has failed".
-    if (CREATION_FAILED.test(bodyText(error.body))) {
-      ledger.close(entry.key, 'creation-failed', error.vendorMessage);
-      return undefined;
-    }
+  const refusal = await client.cancelOrder(uuid, REASON, { signal }).then(
+    () => undefined,
+    (error: unknown) => {
+      if (isHttpError(error)) return error;
+      throw error;
+    },
+  );
+  if (!refusal) return ['cancelled'];
+  if (refusal.status !== 404) {
+    // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
+    const order = await client.getOrder(uuid, { signal }).catch(() => undefined);
+    return order?.status === 'cancelled'
+      ? ['cancelled', 'found cancelled']
+      : `cancel refused: ${refusal.message}`;
   }
-  return waitThenCancel(entry, uuid, client, context);
-}
-
-/** 404: the order may still be in its asynchronous creation; wait for it until its deadline. */
-async function waitThenCancel(
-  entry: LedgerEntry,
-  uuid: string,
-  client: OrdersClient<ApiVersion>,
-  context: SettleContext,
-): Promise<string | undefined> {
-  const { ledger, signal } = context;
+  // The docs: a 404 "with an error message that the order creation has failed".
+  if (CREATION_FAILED.test(bodyText(refusal.body))) return ['creation-failed', refusal.vendorMessage];
+  // Any other 404: the order may still be in its asynchronous creation.
   const deadline = Date.parse(entry.deadline) || Date.now();
   try {
     const order = await client
@@ -129,18 +103,12 @@ async function waitThenCancel(
         throw error;
       });
     if (order?.status !== 'cancelled') await client.cancelOrder(uuid, REASON, { signal });
-    ledger.close(entry.key, 'cancelled');
-    return undefined;
+    return ['cancelled'];
   } catch (error) {
-    if (isOrderCreationFailedError(error)) {
-      ledger.close(entry.key, 'creation-failed', error.vendorMessage);
-      return undefined;
-    }
-    if (isOrderWaitTimeoutError(error)) {
-      // Its wait ran to the deadline. The docs: still 404 then, the order cannot be placed.
-      ledger.close(entry.key, 'not-found', `still 404 past its creation deadline ${entry.deadline}`);
-      return undefined;
-    }
+    if (isOrderCreationFailedError(error)) return ['creation-failed', error.vendorMessage];
+    // Its wait ran to the deadline. The docs: still 404 then, the order cannot be placed.
+    if (isOrderWaitTimeoutError(error))
+      return ['not-found', `still 404 past its creation deadline ${entry.deadline}`];
     return `not cancelled: ${message(error)}`;
   }
 }

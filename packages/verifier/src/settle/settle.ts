@@ -1,6 +1,6 @@
-import type { Ledger, LedgerOutcome } from '../ledger/ledger.js';
+import type { LedgerOutcome } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
-import { describeEntry, settleOrders } from './settle-orders.js';
+import { describeEntry, type SettleContext, settleOrders } from './settle-orders.js';
 
 /** The settle stage's result: what the run created, and what is left of it. */
 export interface Settlement {
@@ -15,35 +15,26 @@ export interface Settlement {
   readonly ledger: string | undefined;
 }
 
-export interface SettleStageOptions {
-  readonly ledger: Ledger;
+export interface SettleStageOptions extends Omit<SettleContext, 'clientsFor'> {
   readonly clients: TargetClients;
   /** The embedded sample API's base URL: its orders end with it. */
   readonly embedded: string | undefined;
-  readonly pollIntervalMs: number;
-  readonly secrets: readonly string[];
   /** Ends the waits early (a second signal, or the interrupt's budget). */
   readonly signal: AbortSignal;
 }
 
 /**
- * The settle stage: cancels every order of this run still open (each waited for until its
- * deadline); one whose create got no answer stays for `--cleanup`, which finds it by the
- * run's reference. The embedded sample API's orders end with it. An empty ledger is removed.
+ * The settle stage: cancels every order of this run still open; one whose create got no answer
+ * stays for `--cleanup`, which finds it by the run's reference. An empty ledger is removed.
  */
 export async function settle(options: SettleStageOptions): Promise<Settlement> {
-  const { ledger } = options;
-  const mine = ledger.open().filter((entry) => entry.run === ledger.run);
-  const outcome = await settleOrders(mine, {
-    ledger,
-    clientsFor: (entry) => (entry.target === options.clients.target.baseUrl ? options.clients : undefined),
-    pollIntervalMs: options.pollIntervalMs,
-    secrets: options.secrets,
-    signal: options.signal,
+  const { ledger, clients } = options;
+  const mine = () => ledger.open().filter((entry) => entry.run === ledger.run);
+  const problems = await settleOrders(mine(), {
+    ...options,
+    clientsFor: (entry) => (entry.target === clients.target.baseUrl ? clients : undefined),
   });
-  const problems = [...outcome.problems];
-  for (const entry of ledger.open()) {
-    if (entry.run !== ledger.run) continue;
+  for (const entry of mine()) {
     if (entry.embedded && entry.target === options.embedded) {
       ledger.close(entry.key, 'gone', 'the embedded sample API ends with the run');
     } else if (entry.uuid === undefined) {
