@@ -1,7 +1,7 @@
 import { isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
 import { findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
 import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
-import type { FixtureRequest } from '../plan/fixture-spec.js';
+import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
 import { CreatedOrders, type CreatedOrdersOptions, notHere, toArrangeError } from './created-orders.js';
 import { ListedOrders } from './listed-orders.js';
@@ -10,12 +10,9 @@ import { SampleDataProbe } from './sample-data.js';
 /** Values a provider state hands to Pact for injection (`${id}`, `${uuid}`). */
 export type StateValues = Readonly<Record<string, string | number>>;
 
-/** One provider state of an interaction, as arranged; `how` says which order or check reached it. */
-export interface ArrangedState {
-  readonly label: string;
-  readonly how: string;
-  readonly values: StateValues;
-}
+/** A provider state as reached: its values, and which order or check reached it. */
+type Reached = { readonly values: StateValues; readonly how: string };
+type ArrangedState = Reached & { readonly label: string };
 
 /** One interaction after arranging: replayable with its states (one per pact state), or decided. */
 export interface ArrangedInteraction {
@@ -25,10 +22,8 @@ export interface ArrangedInteraction {
 }
 
 /**
- * The arrange stage's result, in two waves: `ready` needs no order still being created, so it is
- * replayed at once; `all` is every interaction in plan order, once the run's orders are readable
- * (or past their deadline). The vendor processes the orders of both waves together: the run
- * waits for it once.
+ * The arrange stage's result in two waves: `ready` needs no order still being created; `all` comes
+ * once the run's orders are readable. The vendor processes both waves' orders at once: one wait.
  */
 export interface Arrangement {
   readonly ready: readonly ArrangedInteraction[];
@@ -38,16 +33,10 @@ export interface Arrangement {
 }
 
 export interface ArrangeOptions extends CreatedOrdersOptions {
-  /** A progress line, as each state settles. */
   readonly progress: (line: string) => void;
 }
 
-type Reached = { readonly values: StateValues; readonly how: string };
-
-/**
- * The arrange stage: reaches every fixture of the plan once, all at once (a listed order, an order
- * the run creates, a check), and on a sample-data set probes what the set honours.
- */
+/** The arrange stage: reaches every fixture of the plan once, all at once, and says how as each settles. */
 export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
   const { clients, signal } = options;
   const listed = new ListedOrders(clients, signal);
@@ -61,10 +50,6 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
   const context: Reach = { created: new CreatedOrders(options), listed, plan, options, missing: new Set() };
   const results = new Map<string, Promise<Reached | ArrangeError>>();
   const reached = new Set<string>();
-  const users = (key: string) =>
-    plan.interactions.flatMap((planned) =>
-      planned.decided ? [] : planned.fixtures.filter((f) => f?.key === key),
-    ).length;
   // Each settles once its fixture is reached, or once it waits for an order being created.
   const firstWave = plan.fixtures.map(
     (fixture) =>
@@ -75,8 +60,7 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
         void result.then((outcome) => {
           reached.add(fixture.key);
           waiting();
-          const ms = Math.round(performance.now() - started);
-          options.progress(stateLine(fixture, outcome, users(fixture.key), ms));
+          options.progress(stateLine(plan, fixture, outcome, Math.round(performance.now() - started)));
         });
       }),
   );
@@ -127,24 +111,24 @@ interface Reach {
   readonly missing: Set<string>;
 }
 
-/** Reaches one fixture, or throws why not; calls `waiting` when it starts waiting for an order being created. */
+/** Reaches one fixture or throws why not; calls `waiting` as it starts waiting for an order being created. */
 async function reach(fixture: FixtureRequest, context: Reach, waiting: () => void): Promise<Reached> {
-  const { spec, version, label } = fixture;
+  const { spec, version } = fixture;
   const { clients, signal } = context.options;
+  const create = async (created: CreatedSpec, why = '') => {
+    waiting();
+    const made = await context.created.arrange(version, created, `state "${fixture.label}"`);
+    return { values: valuesOf(made), how: why + made.how };
+  };
   switch (spec.kind) {
     case 'listed': {
       const order = await context.listed.find(spec.credential, version, spec.want, spec.needsUuid);
       if (order) return { values: valuesOf(order), how: order.how };
       if (!spec.orElse) throw notHere(`this target ${spec.orElseWhy}`);
-      waiting();
-      const made = await context.created.arrange(version, spec.orElse, `state "${label}"`);
-      return { values: valuesOf(made), how: `no listed order had it: ${made.how}` };
+      return create(spec.orElse, 'no listed order had it: ');
     }
-    case 'created': {
-      waiting();
-      const made = await context.created.arrange(version, spec, `state "${label}"`);
-      return { values: valuesOf(made), how: made.how };
-    }
+    case 'created':
+      return create(spec);
     case 'no-order': {
       try {
         await clients.client('main', version).getOrder(spec.id, { signal, validate: false });
@@ -182,12 +166,10 @@ const valuesOf = (order: { id: number; uuid: string | undefined }): StateValues 
   ...(order.uuid ? { uuid: order.uuid } : {}),
 });
 
-function stateLine(
-  fixture: FixtureRequest,
-  result: Reached | ArrangeError,
-  users: number,
-  ms: number,
-): string {
+function stateLine(plan: Plan, fixture: FixtureRequest, result: Reached | ArrangeError, ms: number): string {
+  const users = plan.interactions
+    .flatMap((planned) => (planned.decided ? [] : planned.fixtures))
+    .filter((used) => used?.key === fixture.key).length;
   const shared = users > 1 ? ` (for ${users} interactions)` : '';
   const clip = (text: string) => (text.length > 240 ? `${text.slice(0, 239)}…` : text);
   const outcome = isArrangeError(result)

@@ -38,10 +38,7 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 export const notHere = (reason: string) => new ArrangeError('not-verifiable', reason);
 
-/**
- * Creates the run's own orders (each ledgered before its request leaves) and waits for each until
- * its ledger deadline. Once an order of a version's body fails creation, the others stop waiting.
- */
+/** The run's own orders: each ledgered before its create leaves, then awaited until its ledger deadline. */
 export class CreatedOrders {
   readonly #options: CreatedOrdersOptions;
   /** Per version (one body each): aborted, with the reason, once one of its orders failed creation. */
@@ -119,10 +116,7 @@ export class CreatedOrders {
     return { id: order.id, uuid: order.uuid ?? uuid, how };
   }
 
-  /**
-   * Waits for `uuid` until its ledger deadline (or `doomed`): the order, or the client's error
-   * saying its creation failed or that it was not readable in time. Throws `ArrangeError` otherwise.
-   */
+  /** The order once readable, or the client's error saying its creation failed or it was not in time. */
   async #wait(client: OrdersClient<ApiVersion>, key: string, uuid: string, doomed?: AbortController) {
     const { ledger, pollIntervalMs, signal } = this.#options;
     const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || Date.now();
@@ -171,7 +165,7 @@ function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError
   });
 }
 
-/** A test order with the run's reference (so `--cleanup` finds it without its uuid), of the fixture or an unknown product. */
+/** A test order of the fixture (or an unknown product) with the run's reference, for `--cleanup`'s scan. */
 function orderBody(
   bodies: OrderBodies,
   version: ApiVersion,
@@ -190,9 +184,8 @@ function orderBody(
 }
 
 /**
- * An error met while arranging, as a verdict: no answer, or a 429 or 5xx after the client's
- * retries, is an unavailable target; an answer that breaks the client's schema broke the
- * contract; anything else (a refusal) leaves the state out of reach here.
+ * An error met while arranging, as a verdict: no answer, 429 or 5xx (after the client's retries) is
+ * an unavailable target, a schema-breaking answer a broken contract, a refusal a state out of reach.
  */
 export function toArrangeError(error: unknown): ArrangeError {
   if (isArrangeError(error)) return error;

@@ -47,9 +47,8 @@ const LINES: Record<
 };
 
 /**
- * What the target already lists, per credential set and version, for read-only interactions:
- * the first page, and in full the orders a state looks into. The arrange stage reads the pages
- * before the run creates anything, so an order of the run is never taken for a listed one.
+ * Orders the target already lists (first pages, read before the run creates anything, and the
+ * orders a state looks into in full): read-only interactions use them instead of creating orders.
  */
 export class ListedOrders {
   readonly #clients: TargetClients;

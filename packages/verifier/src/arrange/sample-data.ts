@@ -9,9 +9,8 @@ const SAMPLE_DATA =
   'a sample-data credential set may answer sample data whatever the request ("every endpoint answers with sample data")';
 
 /**
- * What a sample-data credential set does with requests, found out rather than assumed: does it
- * answer an id no order has, does its list honour the parameters sent? Only for `--mode sample`:
- * a live target that ignores them broke the contract.
+ * Finds out whether a sample-data credential set answers an id no order has, and whether its list
+ * honours the parameters sent. Only for `--mode sample`: a live target that ignores them broke the contract.
  */
 export class SampleDataProbe {
   readonly #clients: TargetClients;

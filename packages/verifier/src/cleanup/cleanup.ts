@@ -3,7 +3,7 @@ import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
-import { describeEntry, settleOrders } from '../settle/settle-orders.js';
+import { describeEntry, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
 import { scanUnresolved } from './reference-scan.js';
@@ -20,8 +20,7 @@ export interface CleanupIo {
 
 /**
  * `pnpm verify --cleanup`: settles every order the ledger holds open, on its own target, with the
- * credentials of the environment or the flags; creates without a uuid are found by their run's
- * reference. Exits 0 when the ledger is empty afterwards, 1 while anything is unsure.
+ * environment's or the flags' credentials. Exits 0 when the ledger is empty afterwards, else 1.
  */
 export async function runCleanup(
   command: Extract<VerifyCommand, { kind: 'cleanup' }>,

@@ -45,9 +45,8 @@ export async function scanUnresolved(
 }
 
 /**
- * Once every create of `entries` has had its creation window, reads in full (the list shows no
- * reference) the caller's orders dated from the first create on, less clock skew, and cancels
- * those with their reference. Complete when it read every order of the window and cancelled each.
+ * Once `entries` are past their deadlines, reads the caller's orders since the first create in full
+ * (the list shows no reference) and cancels those with their reference; complete when nothing was missed.
  */
 async function scan(
   clients: TargetClients,

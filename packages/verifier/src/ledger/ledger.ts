@@ -62,9 +62,8 @@ const CHANGES: { [E in keyof Events]: (fields: Events[E]) => Partial<LedgerEntry
 export const runReference = (run: string) => `contract verify ${run}`.slice(0, REFERENCE_MAX_LENGTH);
 
 /**
- * The append-only record of every order the verifier creates, one JSON line per event, no
- * credential. The file is the shared state of several stages on purpose: a killed process leaves
- * it behind, and `--cleanup` finishes what stays open.
+ * Every order the verifier creates, one appended JSON line per event (no credential). Several stages
+ * share the file on purpose: a killed run leaves it behind, and `--cleanup` finishes what stays open.
  */
 export class Ledger {
   readonly path: string;
