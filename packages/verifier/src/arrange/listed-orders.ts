@@ -33,17 +33,14 @@ export function memo<A extends (string | number)[], T>(load: (...args: A) => T):
 type Line = OrderDetail['lines'][number];
 
 /** The lines a state may look for in a listed order, and how its state line says so. */
-const LINES: Record<
-  'shipped' | 'discounted',
-  { readonly has: (line: Line) => boolean; readonly what: string }
-> = {
+const LINES = {
   shipped: {
-    has: (line) =>
+    has: (line: Line) =>
       line.status === 'shipped' &&
       (line.shipmentInfo ?? []).some((shipment) => shipment.trackAndTraceUrl.length > 0),
     what: ' (a shipped line with track-and-trace)',
   },
-  discounted: { has: (line) => line.customerDiscount !== null, what: ' (a discounted line)' },
+  discounted: { has: (line: Line) => line.customerDiscount !== null, what: ' (a discounted line)' },
 };
 
 /**

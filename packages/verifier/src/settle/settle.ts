@@ -122,23 +122,21 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     return ['cancelled', 'through the control surface'];
   }
   const client = clients.client(entry.credential, entry.version);
-  const refusal = await client.cancelOrder(uuid, REASON, { signal }).then(
-    () => undefined,
-    (error: unknown) => {
-      if (isHttpError(error)) return error;
-      throw error;
-    },
-  );
-  if (!refusal) return ['cancelled'];
-  if (refusal.status !== 404) {
-    // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
-    const order = await client.getOrder(uuid, { signal }).catch(() => undefined);
-    return order?.status === 'cancelled'
-      ? ['cancelled', 'found cancelled']
-      : `cancel refused: ${refusal.message}`;
+  try {
+    await client.cancelOrder(uuid, REASON, { signal });
+    return ['cancelled'];
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    if (error.status !== 404) {
+      // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
+      const order = await client.getOrder(uuid, { signal }).catch(() => undefined);
+      return order?.status === 'cancelled'
+        ? ['cancelled', 'found cancelled']
+        : `cancel refused: ${error.message}`;
+    }
+    // The docs: a 404 "with an error message that the order creation has failed".
+    if (CREATION_FAILED.test(bodyText(error.body))) return ['creation-failed', error.vendorMessage];
   }
-  // The docs: a 404 "with an error message that the order creation has failed".
-  if (CREATION_FAILED.test(bodyText(refusal.body))) return ['creation-failed', refusal.vendorMessage];
   // Any other 404: the order may still be in its asynchronous creation.
   const deadline = Date.parse(entry.deadline) || Date.now();
   try {
@@ -158,8 +156,9 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   } catch (error) {
     if (isOrderCreationFailedError(error)) return ['creation-failed', error.vendorMessage];
     // Its wait ran to the deadline. The docs: still 404 then, the order cannot be placed.
-    if (isOrderWaitTimeoutError(error))
+    if (isOrderWaitTimeoutError(error)) {
       return ['not-found', `still 404 past its creation deadline ${entry.deadline}`];
+    }
     return `not cancelled: ${message(error)}`;
   }
 }
