@@ -9,7 +9,7 @@ import type { ListedWant } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
 
-/** At most this many listed orders are read in full to find a shipped or discounted line. */
+/** At most this many listed orders are read in full to find a shipped or discounted line, a few at a time. */
 const MAX_DETAILS = 20;
 const DETAIL_CONCURRENCY = 4;
 
@@ -20,50 +20,59 @@ export interface ArrangedOrder {
   readonly how: string;
 }
 
-const has: Record<'shipped' | 'discounted', (order: OrderDetail) => boolean> = {
-  shipped: (order) =>
-    order.lines.some(
-      (line) =>
-        line.status === 'shipped' &&
-        (line.shipmentInfo ?? []).some((shipment) => shipment.trackAndTraceUrl.length > 0),
-    ),
-  discounted: (order) => order.lines.some((line) => line.customerDiscount !== null),
+/** `load`, called once per distinct arguments: every later call shares the first one's answer. */
+export function memo<A extends (string | number)[], T>(load: (...args: A) => T): (...args: A) => T {
+  const loaded = new Map<string, T>();
+  return (...args) => {
+    const key = args.join('|');
+    if (!loaded.has(key)) loaded.set(key, load(...args));
+    return loaded.get(key) as T;
+  };
+}
+
+type Line = OrderDetail['lines'][number];
+
+/** The lines a state may look for in a listed order, and how its state line says so. */
+const LINES = {
+  shipped: {
+    has: (line: Line) =>
+      line.status === 'shipped' &&
+      (line.shipmentInfo ?? []).some((shipment) => shipment.trackAndTraceUrl.length > 0),
+    what: ' (a shipped line with track-and-trace)',
+  },
+  discounted: { has: (line: Line) => line.customerDiscount !== null, what: ' (a discounted line)' },
 };
 
 /**
- * What the target already lists, per credential set and version: the first page, and in full
- * (a few at a time) the orders a state looks into. Read-only interactions use these instead of
- * creating orders. The pages are read before the run creates anything (`snapshot`), so an
- * order of the run, which other interactions change, is never taken for a listed one.
+ * Orders the target already lists (first pages, read before the run creates anything, and the
+ * orders a state looks into in full): read-only interactions use them instead of creating orders.
  */
 export class ListedOrders {
   readonly #clients: TargetClients;
   readonly #signal: AbortSignal;
-  readonly #pages = new Map<string, Promise<readonly OrderSummary[]>>();
-  readonly #details = new Map<string, Promise<OrderDetail | undefined>>();
 
   constructor(clients: TargetClients, signal: AbortSignal) {
     this.#clients = clients;
     this.#signal = signal;
   }
 
-  /** Reads these first pages at once; call before creating anything. */
-  async snapshot(pages: readonly { role: CredentialRole; version: ApiVersion }[]): Promise<void> {
-    await Promise.allSettled(pages.map(({ role, version }) => this.page(role, version)));
-  }
+  readonly page = memo((role: CredentialRole, version: ApiVersion) =>
+    this.#clients
+      .client(role, version)
+      .listOrders({ limit: LIST_LIMIT_MAX }, { signal: this.#signal })
+      .then((answer) => answer.orders),
+  );
 
-  page(role: CredentialRole, version: ApiVersion): Promise<readonly OrderSummary[]> {
-    const key = `${role}|${version}`;
-    let page = this.#pages.get(key);
-    if (!page) {
-      page = this.#clients
-        .client(role, version)
-        .listOrders({ limit: LIST_LIMIT_MAX }, { signal: this.#signal })
-        .then((answer) => answer.orders);
-      this.#pages.set(key, page);
-    }
-    return page;
-  }
+  /** One order in full; undefined when it breaks the client's schema (the read interactions will say so). */
+  readonly #detail = memo((role: CredentialRole, version: ApiVersion, id: number) =>
+    this.#clients
+      .client(role, version)
+      .getOrder(id, { signal: this.#signal })
+      .catch((error: unknown) => {
+        if (isResponseValidationError(error)) return undefined;
+        throw error;
+      }),
+  );
 
   /** A listed order with what `want` asks (and a uuid when `needsUuid`), or undefined. */
   async find(
@@ -83,38 +92,16 @@ export class ListedOrders {
     });
     if (want.kind === 'any' || want.kind === 'status') {
       const [first] = candidates;
-      return first ? found(first, want.kind === 'status' ? ` (${want.status})` : '') : undefined;
+      return first && found(first, want.kind === 'status' ? ` (${want.status})` : '');
     }
-    const check = has[want.kind];
+    const { has, what } = LINES[want.kind];
     const pool = candidates.slice(0, MAX_DETAILS);
     for (let start = 0; start < pool.length; start += DETAIL_CONCURRENCY) {
       const batch = pool.slice(start, start + DETAIL_CONCURRENCY);
       const details = await Promise.all(batch.map((order) => this.#detail(role, version, order.id)));
-      const index = details.findIndex((detail) => detail !== undefined && check(detail));
-      const match = batch[index];
-      if (match)
-        return found(
-          match,
-          want.kind === 'shipped' ? ' (a shipped line with track-and-trace)' : ' (a discounted line)',
-        );
+      const match = batch[details.findIndex((detail) => detail?.lines.some(has))];
+      if (match) return found(match, what);
     }
     return undefined;
-  }
-
-  /** One order in full; undefined when it breaks the client's schema (the read interactions will say so). */
-  #detail(role: CredentialRole, version: ApiVersion, id: number): Promise<OrderDetail | undefined> {
-    const key = `${role}|${version}|${id}`;
-    let detail = this.#details.get(key);
-    if (!detail) {
-      detail = this.#clients
-        .client(role, version)
-        .getOrder(id, { signal: this.#signal })
-        .catch((error: unknown) => {
-          if (isResponseValidationError(error)) return undefined;
-          throw error;
-        });
-      this.#details.set(key, detail);
-    }
-    return detail;
   }
 }

@@ -1,83 +1,109 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type ApiVersion,
-  ISO_DATE_TIME_PATTERN,
-  isHttpError,
-  LIST_LIMIT_MAX,
-  type OrdersClient,
-} from '@print-contracts/client';
+import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
+import type { Ledger, LedgerEntry } from '../ledger/ledger.js';
+import type { TargetClients } from '../target/clients.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
 const MAX_SCAN_PAGES = 100;
 /** Orders dated this long before the run's first create are still read: clocks differ. */
 const CLOCK_SKEW_MS = 15 * 60_000;
 
-/** What a scan found: the orders of the reference it cancelled, and whether it could read them all. */
-export interface ScanOutcome {
-  readonly cancelled: readonly number[];
-  readonly alreadySettled: readonly number[];
-  /** False when the scan could not prove it saw every order of the window: the entries stay open. */
-  readonly complete: boolean;
-  readonly problems: readonly string[];
+/**
+ * Creates whose answer never came, looked for by their run's reference (per target, credential set
+ * and version), and crossed off when the scan saw every order of their window.
+ */
+export async function scanUnresolved(
+  ledger: Ledger,
+  clientsFor: (entry: LedgerEntry) => TargetClients | undefined,
+  say: (line: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const groups = new Map<string, LedgerEntry[]>();
+  for (const entry of ledger.open()) {
+    if (entry.uuid !== undefined) continue;
+    const key = `${entry.target}|${entry.credential}|${entry.version}|${entry.reference}`;
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  for (const group of groups.values()) {
+    const entries = group as [LedgerEntry, ...LedgerEntry[]];
+    const [{ target, reference }] = entries;
+    const clients = clientsFor(entries[0]);
+    const many = `${entries.length} creates`;
+    if (!clients || !reference) {
+      say(`  ${many} of ${target} without a uuid cannot be looked for: no credentials or no reference`);
+      continue;
+    }
+    say(`  ${many} without a uuid: looking for orders with reference "${reference}" at ${target}`);
+    const found = await scan(clients, entries, say, signal).catch((error: unknown) => {
+      say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
+    });
+    if (!found?.complete) continue;
+    for (const entry of entries) {
+      ledger.close(entry.key, 'settled-by-reference', `scan found ${found.cancelled} to cancel`);
+    }
+  }
 }
 
 /**
- * For creates whose answer never came: once `after` (the last deadline) has passed, finds the
- * caller's orders dated from `since` (less clock skew) that carry `reference`, reading each in
- * full (the list shows no reference), and cancels those not cancelled yet.
+ * Once `entries` are past their deadlines, reads the caller's orders since the first create in full
+ * (the list shows no reference) and cancels those with their reference; complete when nothing was missed.
  */
-export async function scanByReference(
-  client: OrdersClient<ApiVersion>,
-  reference: string,
-  window: { readonly since: number; readonly after: number },
-  options: { readonly signal?: AbortSignal; readonly say: (line: string) => void },
-): Promise<ScanOutcome> {
-  const wait = window.after - Date.now();
+async function scan(
+  clients: TargetClients,
+  entries: readonly [LedgerEntry, ...LedgerEntry[]],
+  say: (line: string) => void,
+  signal: AbortSignal,
+): Promise<{ cancelled: number; complete: boolean }> {
+  const [{ reference, credential, version }] = entries;
+  const client = clients.client(credential, version);
+  const wait = Math.max(...entries.map((entry) => Date.parse(entry.deadline) || 0)) - Date.now();
   if (wait > 0) {
-    options.say(
-      `  waiting ${Math.ceil(wait / 1000)} s, until every create of the run has had its creation window…`,
-    );
-    await sleep(wait, undefined, { signal: options.signal });
+    say(`  waiting ${Math.ceil(wait / 1000)} s, until every create of the run has had its creation window…`);
+    await sleep(wait, undefined, { signal });
   }
-  const cancelled: number[] = [];
-  const alreadySettled: number[] = [];
-  const problems: string[] = [];
-  const cutoff = window.since - CLOCK_SKEW_MS;
-  for (let page = 0; page < MAX_SCAN_PAGES; page++) {
+  const cutoff = Math.min(...entries.map((entry) => Date.parse(entry.createdAt))) - CLOCK_SKEW_MS;
+  let cancelled = 0;
+  let already = 0;
+  let complete = true;
+  let end = false;
+  for (let page = 0; page < MAX_SCAN_PAGES && !end; page++) {
     const { orders } = await client.listOrders(
       { limit: LIST_LIMIT_MAX, offset: page * LIST_LIMIT_MAX },
-      { signal: options.signal },
+      { signal },
     );
     const recent = orders.filter(
       (order) => !ISO_DATE_TIME_PATTERN.test(order.date) || Date.parse(order.date) >= cutoff,
     );
     for (const summary of recent) {
-      const order = await client.getOrder(summary.id, { signal: options.signal }).catch((error: unknown) => {
+      const order = await client.getOrder(summary.id, { signal }).catch((error: unknown) => {
         if (isHttpError(error) && error.status === 404) return undefined;
         throw error;
       });
       if (order?.reference !== reference) continue;
       if (order.status === 'cancelled') {
-        alreadySettled.push(order.id);
+        already++;
         continue;
       }
       try {
-        await client.cancelOrder(order.id, 'Cleanup by the contract verifier', { signal: options.signal });
-        cancelled.push(order.id);
+        await client.cancelOrder(order.id, 'Cleanup by the contract verifier', { signal });
+        cancelled++;
       } catch (error) {
-        problems.push(
-          `order ${order.id} carries "${reference}" but could not be cancelled: ${(error as Error).message}`,
+        say(
+          `  order ${order.id} carries "${reference}" but could not be cancelled: ${(error as Error).message}`,
         );
+        complete = false;
       }
     }
     const sortedNewestFirst = orders.every(
       (order, index) => index === 0 || Date.parse(order.date) <= Date.parse(orders[index - 1]?.date ?? ''),
     );
     const pastTheWindow = sortedNewestFirst && orders.length > 0 && recent.length < orders.length;
-    if (orders.length < LIST_LIMIT_MAX || pastTheWindow) {
-      return { cancelled, alreadySettled, complete: problems.length === 0, problems };
-    }
+    end = orders.length < LIST_LIMIT_MAX || pastTheWindow;
   }
-  problems.push(`the scan stopped after ${MAX_SCAN_PAGES} pages of orders without reaching the end`);
-  return { cancelled, alreadySettled, complete: false, problems };
+  if (!end) {
+    say(`  the scan stopped after ${MAX_SCAN_PAGES} pages of orders without reaching the end`);
+    complete = false;
+  }
+  say(`  found ${cancelled + already} orders with it: cancelled ${cancelled}, already cancelled ${already}`);
+  return { cancelled, complete };
 }

@@ -6,63 +6,64 @@ import type { CredentialRole, Target } from '../target/target.js';
 
 /** How an order's life in the ledger ended. */
 export type LedgerOutcome =
-  /** Cancelled by the run (or found already cancelled). */
-  | 'cancelled'
-  /** The target refused the create: no order exists. */
-  | 'not-created'
-  /** Accepted, then its asynchronous creation failed: nothing to cancel. */
-  | 'creation-failed'
-  /** It lived on the embedded sample API, which is gone with its process. */
-  | 'gone'
-  /** Past its creation window the target answers 404 to cancelling it: nothing is left to cancel. */
-  | 'not-found'
-  /** Its uuid was never known; a scan of the target's orders by the run's reference settled it. */
-  | 'settled-by-reference';
+  | 'cancelled' // by the run, or found already cancelled
+  | 'not-created' // the target refused the create
+  | 'creation-failed' // accepted, then its asynchronous creation failed: nothing to cancel
+  | 'gone' // it lived on the embedded sample API, gone with its process
+  | 'not-found' // still 404 past its creation window: nothing is left to cancel
+  | 'settled-by-reference'; // its uuid never came back; a scan by the run's reference settled it
 
-/** One order the run creates, from the line written before its request is sent. */
+/** One order the run creates, as its events so far describe it. */
 export interface LedgerEntry {
   readonly key: string;
   readonly run: string;
-  /** What every order of the run carries, so a scan finds one whose uuid never came back. */
+  /** Every order of the run carries it, so a scan finds one whose uuid never came back. */
   readonly reference: string;
-  /** Base URL of the target, ending in `/api`. */
+  /** The target's base URL, ending in `/api`. */
   readonly target: string;
   readonly embedded: boolean;
-  /** Where the sample API's control surface is, when the run used one for this order. */
-  readonly controlOrigin: string | undefined;
+  /** The control surface the run used for this order, if any. */
+  readonly controlOrigin?: string;
   readonly credential: CredentialRole;
   readonly version: ApiVersion;
   /** What created it: a provider state, or a replayed interaction. */
   readonly source: string;
   readonly createdAt: string;
-  /** Until when any phase (arranging, teardown, cleanup) waits for its asynchronous creation. */
+  /** Until when arranging, teardown and cleanup wait for its asynchronous creation. */
   readonly deadline: string;
-  readonly uuid: string | undefined;
-  /** Its numeric id, once it was read back. */
-  readonly id: number | undefined;
-  /** The control surface moved it on (in production, completed): it is cancelled through it. */
-  readonly controlled: boolean;
-  /** The request got no complete answer: the order may exist, with an unknown uuid. */
-  readonly unresolved: string | undefined;
-  readonly outcome: LedgerOutcome | undefined;
+  readonly uuid?: string;
+  readonly id?: number;
+  /** Moved on through the control surface (in production, completed): it is cancelled through it. */
+  readonly controlled?: boolean;
+  /** Why its create got no complete answer: the order may exist, with an unknown uuid. */
+  readonly unresolved?: string;
+  readonly outcome?: LedgerOutcome;
 }
 
-type LedgerEvent =
-  | ({ event: 'creating' } & Omit<LedgerEntry, 'uuid' | 'id' | 'controlled' | 'unresolved' | 'outcome'>)
-  | { event: 'created'; key: string; uuid: string }
-  | { event: 'read'; key: string; id: number }
-  | { event: 'controlled'; key: string }
-  | { event: 'unresolved'; key: string; reason: string }
-  | { event: 'closed'; key: string; outcome: LedgerOutcome; note?: string };
+/** The fields of each event after `creating`, as the file spells them. */
+interface Events {
+  created: { uuid: string };
+  read: { id: number };
+  controlled: object;
+  unresolved: { reason: string };
+  closed: { outcome: LedgerOutcome; note?: string };
+}
+
+/** What each event changes in its entry. */
+const CHANGES: { [E in keyof Events]: (fields: Events[E]) => Partial<LedgerEntry> } = {
+  created: ({ uuid }) => ({ uuid, unresolved: undefined }),
+  read: ({ id }) => ({ id }),
+  controlled: () => ({ controlled: true }),
+  unresolved: ({ reason }) => ({ unresolved: reason }),
+  closed: ({ outcome }) => ({ outcome }),
+};
 
 /** The reference every order of run `run` carries (the vendor allows 35 characters). */
 export const runReference = (run: string) => `contract verify ${run}`.slice(0, REFERENCE_MAX_LENGTH);
 
 /**
- * The append-only record of every order the verifier creates, one JSON line per event (no
- * credential): `creating` is written synchronously before the create leaves, `closed` crosses
- * the order off; `--cleanup` finishes what stays open. Several stages write it: the file is
- * the shared state on purpose, so that a killed process leaves it behind.
+ * Every order the verifier creates, one appended JSON line per event (no credential). Several stages
+ * share the file on purpose: a killed run leaves it behind, and `--cleanup` finishes what stays open.
  */
 export class Ledger {
   readonly path: string;
@@ -78,9 +79,6 @@ export class Ledger {
     this.reference = runReference(run);
     this.#creationTimeoutMs = creationTimeoutMs;
   }
-
-  /** The ledger's folder exists (made on the first write, and kept). */
-  #folderMade = false;
 
   /** Opens (or starts) the ledger at `path`, reading what earlier runs left open. */
   static open(path: string, run: string, creationTimeoutMs: number): Ledger {
@@ -98,7 +96,9 @@ export class Ledger {
     }
     for (const line of text.split('\n')) {
       try {
-        ledger.#apply(JSON.parse(line) as LedgerEvent);
+        const { event, key, ...fields } = JSON.parse(line);
+        if (event === 'creating') ledger.#entries.set(key, { key, ...fields });
+        else if (Object.hasOwn(CHANGES, event)) ledger.#change(event, key, fields);
       } catch {
         // A blank line, or a torn last one (the process died mid-write): no event.
       }
@@ -114,8 +114,7 @@ export class Ledger {
   ): string {
     const key = `${this.run}-${++this.#counter}`;
     const now = Date.now();
-    this.#write({
-      event: 'creating',
+    const fields = {
       key,
       run: this.run,
       reference: this.reference,
@@ -125,28 +124,30 @@ export class Ledger {
       embedded: target.kind === 'embedded',
       controlOrigin,
       ...entry,
-    });
+    };
+    this.#entries.set(key, fields);
+    this.#append({ event: 'creating', ...fields });
     return key;
   }
 
   created(key: string, uuid: string): void {
-    this.#write({ event: 'created', key, uuid });
+    this.#write('created', key, { uuid });
   }
 
   read(key: string, id: number): void {
-    if (this.#entries.get(key)?.id !== id) this.#write({ event: 'read', key, id });
+    if (this.#entries.get(key)?.id !== id) this.#write('read', key, { id });
   }
 
   controlled(key: string): void {
-    this.#write({ event: 'controlled', key });
+    this.#write('controlled', key, {});
   }
 
   unresolved(key: string, reason: string): void {
-    this.#write({ event: 'unresolved', key, reason });
+    this.#write('unresolved', key, { reason });
   }
 
   close(key: string, outcome: LedgerOutcome, note?: string): void {
-    this.#write({ event: 'closed', key, outcome, ...(note ? { note } : {}) });
+    this.#write('closed', key, { outcome, ...(note ? { note } : {}) });
   }
 
   get(key: string): LedgerEntry | undefined {
@@ -179,43 +180,18 @@ export class Ledger {
     return true;
   }
 
-  #write(event: LedgerEvent): void {
-    this.#apply(event);
-    if (!this.#folderMade) mkdirSync(dirname(this.path), { recursive: true });
-    this.#folderMade = true;
-    appendFileSync(this.path, `${JSON.stringify(event)}\n`);
+  #change<E extends keyof Events>(event: E, key: string, fields: Events[E]): void {
+    const entry = this.#entries.get(key);
+    if (entry) this.#entries.set(key, { ...entry, ...CHANGES[event](fields) });
   }
 
-  #apply(event: LedgerEvent): void {
-    if (event.event === 'creating') {
-      const { event: _event, ...entry } = event;
-      this.#entries.set(event.key, {
-        ...entry,
-        uuid: undefined,
-        id: undefined,
-        controlled: false,
-        unresolved: undefined,
-        outcome: undefined,
-      });
-      return;
-    }
-    const entry = this.#entries.get(event.key);
-    if (!entry) return;
-    this.#entries.set(event.key, { ...entry, ...changeOf(event) });
+  #write<E extends keyof Events>(event: E, key: string, fields: Events[E]): void {
+    this.#change(event, key, fields);
+    this.#append({ event, key, ...fields });
   }
-}
 
-function changeOf(event: Exclude<LedgerEvent, { event: 'creating' }>): Partial<LedgerEntry> {
-  switch (event.event) {
-    case 'created':
-      return { uuid: event.uuid, unresolved: undefined };
-    case 'read':
-      return { id: event.id };
-    case 'controlled':
-      return { controlled: true };
-    case 'unresolved':
-      return { unresolved: event.reason };
-    case 'closed':
-      return { outcome: event.outcome };
+  #append(line: object): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
   }
 }
