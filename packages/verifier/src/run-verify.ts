@@ -241,7 +241,7 @@ function announce(
   }
 }
 
-/** Ends teardown's waits `STOPPED_SETTLE_MS` after a stop, before teardown or during it; every cancel listens. */
+/** Ends teardown's waits `STOPPED_SETTLE_MS` after a stop (before teardown or during it). */
 function settleBudget(stopped: AbortSignal | undefined): { signal: AbortSignal; dispose: () => void } {
   const budget = new AbortController();
   setMaxListeners(0, budget.signal);

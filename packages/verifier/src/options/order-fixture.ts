@@ -28,10 +28,9 @@ export const isJsonObject = (value: unknown): value is Record<string, unknown> =
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * The create bodies the run orders with: the kit's example, or those of `--order-fixture FILE`
- * (a create body, v1 when its lines have `productCode`, or `{"v1": body, "v2": body}`), each
- * checked with the client's schema. Always test orders; the `reference` is replaced by the
- * run's own, so `--cleanup` can find what a killed run created.
+ * The kit's example bodies, or those of `--order-fixture FILE` (a body, v1 when its lines have `productCode`,
+ * or `{"v1": body, "v2": body}`) checked by the client's schema. Always test orders; the `reference`
+ * is replaced by the run's own, so `--cleanup` can find what a killed run created.
  */
 export function readOrderBodies(path: string | undefined, cwd: string): OrderBodies {
   const flag = `--order-fixture ${path}`;

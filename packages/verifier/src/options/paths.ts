@@ -27,7 +27,7 @@ export function readFlagFile(flag: string, path: string, cwd: string): string {
   }
 }
 
-/** Checked before anything is sent: a run that created orders and then could not ledger them would lose them. */
+/** Checked before anything is sent: a run that could not ledger the orders it created would lose them. */
 export function checkWritable(reportDir: string, ledgerPath: string): void {
   for (const [flag, dir] of [
     ['--report-dir', reportDir],

@@ -35,7 +35,7 @@ export interface BrokerOptions {
   readonly publish: boolean;
 }
 
-/** The create bodies the run orders with, and where each came from (`--order-fixture` or the kit's example). */
+/** The create bodies the run orders with, and where each came from (a fixture or the kit's example). */
 export interface OrderBodies {
   readonly v1: CreateOrderV1;
   readonly v2: CreateOrderV2;

@@ -24,7 +24,7 @@ export interface CreatedSpec {
 
 /** What to arrange on the target for one provider state: an arranger's answer. */
 export type FixtureSpec =
-  /** For read-only requests, a listed order with what `want` asks; else `orElse`, or not verifiable (`orElseWhy`). */
+  /** For read-only requests: a listed order as `want` asks; else `orElse`, or not verifiable (`orElseWhy`). */
   | {
       readonly kind: 'listed';
       readonly credential: CredentialRole;

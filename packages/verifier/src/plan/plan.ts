@@ -12,7 +12,7 @@ import { liveRefusal } from './live-safety.js';
 import { API_BASE_PATH, normalisePath, operationOf, pathBelowBase } from './request-path.js';
 import { arrangerFor } from './state-arrangers.js';
 
-/** `not-verifiable` (a precondition does not hold here) never counts as passed; `target-unavailable` is no broken contract. */
+/** `not-verifiable` (a precondition fails here) never passes; `target-unavailable` breaks no contract. */
 export type Verdict = 'verified' | 'failed' | 'not-verifiable' | 'target-unavailable';
 
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
@@ -61,10 +61,9 @@ export interface PlanOptions {
 }
 
 /**
- * The plan stage: before anything touches the target, each interaction is either to be
- * replayed after its fixtures are arranged, or decided now (not verifiable here, or failed:
- * the contract is inconsistent). Read-only interactions share one fixture per state and
- * version; any other gets its own, so an update or a cancel never disturbs another.
+ * The plan stage: before anything touches the target, each interaction is to be replayed once its fixtures
+ * are arranged, or decided now. Read-only interactions share one fixture per state and version; any other
+ * gets its own, so an update or a cancel never disturbs another.
  */
 export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Plan {
   const interactions = pacts.flatMap((pact, pactIndex) =>

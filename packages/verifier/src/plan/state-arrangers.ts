@@ -9,7 +9,7 @@ interface ArrangeContext {
   readonly mutates: boolean;
 }
 
-/** The fixture to build, or why this target cannot reach the state, or (`invalid`) why the contract is wrong. */
+/** The fixture to build, or why this target cannot reach the state, or why the contract is wrong. */
 type ArrangerResult =
   | { readonly spec: FixtureSpec; readonly unreachable?: undefined; readonly invalid?: undefined }
   | { readonly unreachable: string; readonly spec?: undefined; readonly invalid?: undefined }

@@ -66,7 +66,7 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
       }),
     ),
     interactions,
-    findings: API_VERSIONS.flatMap((version) => retired(version, exchanges)), // what it learned of whole versions
+    findings: API_VERSIONS.flatMap((version) => retired(version, exchanges)),
     // Never failures: a version the target says is deprecated, or will be shut down.
     warnings: API_VERSIONS.flatMap((version) => deprecationWarnings(version, exchanges)).map(clean),
     teardown: { ...settlement, problems: settlement.problems.map(clean) },

@@ -10,7 +10,7 @@ const ENDINGS: Readonly<Record<Exclude<LedgerOutcome, 'not-created'>, string>> =
   gone: 'gone with the embedded sample API',
 };
 
-/** `Orders: 24 created at the target: 22 cancelled, 2 failed creation at the vendor (nothing to cancel); none left open.` */
+/** Every order the run created, accounted for in one line: `Orders: 24 created at the target: 22 cancelled, …`. */
 export function teardownText(teardown: Settlement): string {
   const ends = Object.entries(ENDINGS).flatMap(([outcome, words]) => {
     const count = teardown.ended[outcome as LedgerOutcome];
