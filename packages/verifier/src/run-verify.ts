@@ -19,7 +19,7 @@ import { VERIFY_USAGE } from './options/usage.js';
 import type { VerifyOptions } from './options/verify-options.js';
 import type { LoadedPact } from './pacts/interaction.js';
 import { loadPactFiles } from './pacts/load-pacts.js';
-import { type Plan, planRun } from './plan/plan.js';
+import { planRun } from './plan/plan.js';
 import { PactRunner } from './replay/pact-runner.js';
 import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
@@ -31,7 +31,7 @@ import { settle } from './settle/settle.js';
 import { TargetClients } from './target/clients.js';
 import { preflight } from './target/preflight.js';
 import { type StartedTarget, startTarget } from './target/start-target.js';
-import { type Target, targetSecrets } from './target/target.js';
+import { targetSecrets } from './target/target.js';
 
 /** What a run talks to: the console, the environment, the working directory, and the stop signal. */
 export interface VerifyIo {
@@ -112,7 +112,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     });
     // The one owner of Pact's verifier process: started here, as arranging begins, stopped below.
     runner = new PactRunner();
-    announce(progress, options, target, plan);
+    reporter.announce(target, plan, options);
     const ledger = Ledger.open(options.ledgerPath, randomBytes(4).toString('hex'), options.creationTimeoutMs);
     const leftovers = ledger.open().filter((entry) => !entry.embedded).length;
     if (leftovers > 0) {
@@ -187,15 +187,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       secrets,
     });
     reporter.results(report);
-    const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
-    reporter.say(teardownText(report.teardown));
-    for (const problem of report.teardown.problems) reporter.say(`  ${problem}`);
-    reporter.say(`Reports: ${written.join(', ')}`);
-    if (report.stoppedBy) {
-      reporter.say(
-        `Stopped by ${report.stoppedBy}: the replay ended early; what the run created was torn down.`,
-      );
-    }
+    reporter.closing(report, await writeReports(report, options.reportDir, secrets, replayed.pactOutput));
     return report.exitCode;
   } finally {
     runner?.stop();
@@ -216,29 +208,6 @@ async function loadPacts(options: VerifyOptions, clients: TargetClients, cwd: st
     options.pactPaths.join(', ') || 'the Pact Broker',
     `holds no pact for ${apiVersions.join(' or ')}`,
   );
-}
-
-function announce(
-  progress: (line: string) => void,
-  options: VerifyOptions,
-  target: Target,
-  plan: Plan,
-): void {
-  const where =
-    target.kind === 'embedded'
-      ? `embedded sample API at ${target.baseUrl}`
-      : `${target.baseUrl} (mode ${target.mode})`;
-  progress(`Contract verification of ${where}, control surface ${target.controlOrigin ? 'on' : 'off'}`);
-  for (const { label, consumer, provider, interactions } of plan.pacts) {
-    progress(`  pact ${label}: ${consumer} → ${provider}, ${interactions.length} interactions`);
-  }
-  const decided = plan.interactions.filter((item) => item.decided).length;
-  progress(
-    `Plan: ${plan.interactions.length - decided} to replay, ${decided} decided without replay, ${plan.fixtures.length} states to arrange`,
-  );
-  for (const version of options.apiVersions) {
-    progress(`  orders it creates in ${version}: ${options.orderBodies.source[version]}`);
-  }
 }
 
 /** Ends teardown's waits `STOPPED_SETTLE_MS` after a stop (before teardown or during it). */

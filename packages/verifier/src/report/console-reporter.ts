@@ -1,5 +1,7 @@
 import { redact } from '@print-contracts/client';
-import { VERDICT_WORDS } from '../plan/plan.js';
+import type { VerifyOptions } from '../options/verify-options.js';
+import { type Plan, VERDICT_WORDS } from '../plan/plan.js';
+import type { Target } from '../target/target.js';
 import {
   type InteractionReport,
   matrixRows,
@@ -8,6 +10,7 @@ import {
   versionsOf,
   withVerdict,
 } from './model.js';
+import { teardownText } from './teardown-text.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
 export interface TextSink {
@@ -48,6 +51,27 @@ export class ConsoleReporter {
   /** A progress line, left out with `--quiet`. */
   progress(text: string): void {
     if (!this.#options.quiet) this.say(text);
+  }
+
+  /** What the run is about to verify, and with which orders. */
+  announce(target: Target, plan: Plan, options: Pick<VerifyOptions, 'apiVersions' | 'orderBodies'>): void {
+    const where =
+      target.kind === 'embedded'
+        ? `embedded sample API at ${target.baseUrl}`
+        : `${target.baseUrl} (mode ${target.mode})`;
+    this.progress(
+      `Contract verification of ${where}, control surface ${target.controlOrigin ? 'on' : 'off'}`,
+    );
+    for (const { label, consumer, provider, interactions } of plan.pacts) {
+      this.progress(`  pact ${label}: ${consumer} → ${provider}, ${interactions.length} interactions`);
+    }
+    const decided = plan.interactions.filter((item) => item.decided).length;
+    this.progress(
+      `Plan: ${plan.interactions.length - decided} to replay, ${decided} decided without replay, ${plan.fixtures.length} states to arrange`,
+    );
+    for (const version of options.apiVersions) {
+      this.progress(`  orders it creates in ${version}: ${options.orderBodies.source[version]}`);
+    }
   }
 
   /** Each verdict, the matrix interaction × version, failures and reasons, then totals. */
@@ -112,5 +136,15 @@ export class ConsoleReporter {
     this.say(
       `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here${unavailable} (${byVersion.join(', ')}) in ${(report.durationMs / 1000).toFixed(2)} s`,
     );
+  }
+
+  /** How the run's orders ended, the report files, and a stop. */
+  closing(report: RunReport, written: readonly string[]): void {
+    this.say(teardownText(report.teardown));
+    for (const problem of report.teardown.problems) this.say(`  ${problem}`);
+    this.say(`Reports: ${written.join(', ')}`);
+    if (report.stoppedBy) {
+      this.say(`Stopped by ${report.stoppedBy}: the replay ended early; what the run created was torn down.`);
+    }
   }
 }
