@@ -1,7 +1,7 @@
 import type { OperationName } from '@print-contracts/client';
 
 /** A request as the target would route it: method, operation (from the normalised path) and body. */
-export interface RoutedRequest {
+interface RoutedRequest {
   readonly method: string;
   readonly operation: OperationName | undefined;
   /** The parsed JSON body; `undefined` without one; a string when it is not JSON. */

@@ -9,7 +9,7 @@ import type { Target } from '../target/target.js';
 import { printable } from './model.js';
 
 /** What the report stage reads besides the stages' results. */
-export interface ReportContext {
+interface ReportContext {
   readonly target: Target;
   readonly strict: boolean;
   readonly stoppedBy: StopSignal | undefined;
