@@ -29,6 +29,7 @@ const MARKS: Readonly<Record<InteractionReport['verdict'], string>> = {
 };
 const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
 const reason = (item: InteractionReport) => clip(item.reason ?? '', MAX_REASON);
+const word = (item: InteractionReport | undefined) => (item ? VERDICT_WORDS[item.verdict] : '—');
 
 /**
  * Console output of a run: progress while it runs, then the matrix and the summary. Every
@@ -82,25 +83,17 @@ export class ConsoleReporter {
       this.progress(`  ${MARKS[item.verdict]} ${item.version} ${item.description}${time}${why}`);
     }
     const versions = versionsOf(report);
+    const names = versions.map(({ version }) => version);
     const rows = matrixRows(report.interactions);
     const width = Math.min(MAX_LABEL, Math.max(11, ...rows.map((row) => row.label.length)));
     const line = (label: string, cells: string[]) =>
       this.say(`${label.padEnd(width)}  ${cells.map((cell) => cell.padEnd(COLUMN)).join('')}`.trimEnd());
     this.say('');
-    line(
-      'Interaction',
-      versions.map(({ version }) => version),
-    );
-    line(
-      '-'.repeat(width),
-      versions.map(() => '-'.repeat(COLUMN - 2)),
-    );
+    line('Interaction', names);
+    line('-'.repeat(width), Array(names.length).fill('-'.repeat(COLUMN - 2)));
     for (const row of rows) {
-      const cells = versions.map(({ version }) => row.cells[version]);
-      line(
-        clip(row.label, width),
-        cells.map((item) => (item ? VERDICT_WORDS[item.verdict] : '—')),
-      );
+      const words = names.map((version) => word(row.cells[version]));
+      line(clip(row.label, width), words);
     }
     const failed = withVerdict(report, 'failed');
     if (failed.length > 0) {
