@@ -7,13 +7,12 @@ export const EXIT_CODES = {
   passed: 0,
   /** A contract broke (or, with `--strict`, one was not verifiable); for `--cleanup`: orders remain. */
   failed: 1,
-  /** The run could not start: bad flags or files, unreadable pact, unreachable or untrusted target. */
+  /** Bad flags or files, an unreadable pact, an unreachable or untrusted target. */
   notStarted: 2,
-  /** The target stopped answering mid-run (429, 503 or the network, after bounded retries); no contract broke. */
+  /** The target stopped answering mid-run (429, 503, the network, after retries); no contract broke. */
   targetUnavailable: 3,
-  /** Stopped by SIGINT (Ctrl-C), after tearing down what it created. */
+  /** Stopped by SIGINT (Ctrl-C) or SIGTERM (a cancelled CI job), after tearing down what it created. */
   interrupted: 130,
-  /** Stopped by SIGTERM (a cancelled CI job), after tearing down what it created. */
   terminated: 143,
 } as const;
 

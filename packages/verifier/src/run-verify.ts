@@ -9,6 +9,7 @@ import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
 import { runCleanup } from './cleanup/cleanup.js';
 import { PactFileError } from './errors/pact-file-error.js';
+import { isUsageError } from './errors/usage-error.js';
 import { isVerifierError } from './errors/verifier-error.js';
 import { EXIT_CODES, type ExitCode, type StopSignal } from './exit-codes.js';
 import { Ledger } from './ledger/ledger.js';
@@ -18,7 +19,7 @@ import { VERIFY_USAGE } from './options/usage.js';
 import type { VerifyOptions } from './options/verify-options.js';
 import type { LoadedPact } from './pacts/interaction.js';
 import { loadPactFiles } from './pacts/load-pacts.js';
-import { type Plan, planRun } from './plan/plan.js';
+import { planRun } from './plan/plan.js';
 import { PactRunner } from './replay/pact-runner.js';
 import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
@@ -30,7 +31,7 @@ import { settle } from './settle/settle.js';
 import { TargetClients } from './target/clients.js';
 import { preflight } from './target/preflight.js';
 import { type StartedTarget, startTarget } from './target/start-target.js';
-import { type Target, targetSecrets } from './target/target.js';
+import { targetSecrets } from './target/target.js';
 
 /** What a run talks to: the console, the environment, the working directory, and the stop signal. */
 export interface VerifyIo {
@@ -47,9 +48,9 @@ const STOPPED_SETTLE_MS = 15_000;
 const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /**
- * The `pnpm verify` command as a function: options → plan → arrange → replay → settle →
- * report, or `--cleanup`; resolves with its `EXIT_CODES` status. A problem before anything
- * was created is one line on stderr and exit 2; nothing it prints holds a secret.
+ * `pnpm verify` as a function: options → plan → arrange → replay → settle → report, or
+ * `--cleanup`. A problem before anything was created is one line on stderr and exit 2; nothing
+ * it prints holds a secret.
  */
 export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<ExitCode> {
   const secrets = [ENV.secret, OTHER_SECRET_ENV, 'PACT_BROKER_TOKEN', 'PACT_BROKER_PASSWORD']
@@ -71,11 +72,10 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
       secrets,
     });
   } catch (error) {
-    const known = isVerifierError(error);
     const message = error instanceof Error ? error.message : String(error);
     // Not one of the verifier's own errors: a bug. One line, no stack trace, no secret.
-    const text = known ? message : `unexpected error: ${message}`;
-    const usage = known && error.code === 'ERR_VERIFY_USAGE' ? ' (see pnpm verify --help)' : '';
+    const text = isVerifierError(error) ? message : `unexpected error: ${message}`;
+    const usage = isUsageError(error) ? ' (see pnpm verify --help)' : '';
     io.stderr.write(`verify: ${redact(text, secrets)}${usage}\n`);
     return EXIT_CODES.notStarted;
   }
@@ -95,9 +95,11 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
   try {
     started = await startTarget(options.target);
     const { target } = started;
-    secrets.push(...targetSecrets(target));
-    if (options.broker?.auth.password) secrets.push(options.broker.auth.password);
-    if (options.broker?.auth.token) secrets.push(options.broker.auth.token);
+    const { password, token } = options.broker?.auth ?? {};
+    secrets.push(
+      ...targetSecrets(target),
+      ...[password, token].filter((value): value is string => Boolean(value)),
+    );
     clients = new TargetClients(target, options.requestTimeoutMs);
     const [pacts] = await Promise.all([
       loadPacts(options, clients, io.cwd),
@@ -110,7 +112,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     });
     // The one owner of Pact's verifier process: started here, as arranging begins, stopped below.
     runner = new PactRunner();
-    announce(reporter, options, target, plan);
+    reporter.announce(target, plan, options);
     const ledger = Ledger.open(options.ledgerPath, randomBytes(4).toString('hex'), options.creationTimeoutMs);
     const leftovers = ledger.open().filter((entry) => !entry.embedded).length;
     if (leftovers > 0) {
@@ -184,17 +186,8 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       durationMs: performance.now() - t0,
       secrets,
     });
-    for (const item of report.interactions) reporter.verdict(item);
-    reporter.matrix(report);
-    const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
-    const { teardown } = report;
-    reporter.say(teardownText(teardown));
-    for (const problem of teardown.problems) reporter.say(`  ${problem}`);
-    reporter.say(`Reports: ${written.join(', ')}`);
-    if (report.stoppedBy)
-      reporter.say(
-        `Stopped by ${report.stoppedBy}: the replay ended early; what the run created was torn down.`,
-      );
+    reporter.results(report);
+    reporter.closing(report, await writeReports(report, options.reportDir, secrets, replayed.pactOutput));
     return report.exitCode;
   } finally {
     runner?.stop();
@@ -205,50 +198,19 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
 }
 
 async function loadPacts(options: VerifyOptions, clients: TargetClients, cwd: string): Promise<LoadedPact[]> {
-  const pacts = options.broker
-    ? await fetchBrokerPacts(
-        clients.dispatcher,
-        options.broker,
-        options.apiVersions,
-        options.requestTimeoutMs,
-      )
+  const { broker, apiVersions, requestTimeoutMs } = options;
+  const pacts = broker
+    ? await fetchBrokerPacts(clients.dispatcher, broker, apiVersions, requestTimeoutMs)
     : await loadPactFiles(options.pactPaths, cwd);
-  const chosen = pacts.filter((pact) => options.apiVersions.includes(pact.version));
-  if (chosen.length === 0) {
-    throw new PactFileError(
-      options.pactPaths.join(', ') || 'the Pact Broker',
-      `holds no pact for ${options.apiVersions.join(' or ')}`,
-    );
-  }
-  return chosen;
+  const chosen = pacts.filter((pact) => apiVersions.includes(pact.version));
+  if (chosen.length > 0) return chosen;
+  throw new PactFileError(
+    options.pactPaths.join(', ') || 'the Pact Broker',
+    `holds no pact for ${apiVersions.join(' or ')}`,
+  );
 }
 
-function announce(reporter: ConsoleReporter, options: VerifyOptions, target: Target, plan: Plan): void {
-  const where =
-    target.kind === 'embedded'
-      ? `embedded sample API at ${target.baseUrl}`
-      : `${target.baseUrl} (mode ${target.mode})`;
-  reporter.progress(
-    `Contract verification of ${where}, control surface ${target.controlOrigin ? 'on' : 'off'}`,
-  );
-  for (const pact of plan.pacts) {
-    reporter.progress(
-      `  pact ${pact.label}: ${pact.consumer} → ${pact.provider}, ${pact.interactions.length} interactions`,
-    );
-  }
-  const decided = plan.interactions.filter((item) => item.decided).length;
-  reporter.progress(
-    `Plan: ${plan.interactions.length - decided} to replay, ${decided} decided without replay, ${plan.fixtures.length} states to arrange`,
-  );
-  for (const version of options.apiVersions) {
-    reporter.progress(`  orders it creates in ${version}: ${options.orderBodies.source[version]}`);
-  }
-}
-
-/**
- * Ends teardown's waits `STOPPED_SETTLE_MS` after a stop: one that came before teardown, or
- * one that comes during it. Every concurrent cancel listens to it.
- */
+/** Ends teardown's waits `STOPPED_SETTLE_MS` after a stop (before teardown or during it). */
 function settleBudget(stopped: AbortSignal | undefined): { signal: AbortSignal; dispose: () => void } {
   const budget = new AbortController();
   setMaxListeners(0, budget.signal);

@@ -3,9 +3,8 @@ import { hasVerifierCode, VERIFIER_ERROR_CODES, VerifierError } from './verifier
 export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed';
 
 /**
- * A provider state could not be arranged here: a precondition does not hold, the target
- * stopped answering, or it broke the contract on the way. It becomes the verdict of the
- * interactions that rely on the state; it never ends the run.
+ * A provider state could not be arranged: a precondition does not hold, the target stopped answering,
+ * or it broke the contract. It becomes the verdict of the interactions relying on it, never ends the run.
  */
 export class ArrangeError extends VerifierError {
   override readonly name = 'ArrangeError';

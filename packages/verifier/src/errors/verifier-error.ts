@@ -15,8 +15,8 @@ export const VERIFIER_ERROR_CODES = {
 export type VerifierErrorCode = (typeof VERIFIER_ERROR_CODES)[keyof typeof VERIFIER_ERROR_CODES];
 
 /**
- * Base of the verifier's own errors: a one-line message without credentials. Those reaching
- * the command mean exit 2; `ArrangeError` and `IncompleteBodyError` never leave their stage.
+ * Base of the verifier's own errors: one line, no credentials. Those reaching the command mean
+ * exit 2; `ArrangeError` and `IncompleteBodyError` never leave their stage.
  */
 export class VerifierError extends CodedError<VerifierErrorCode> {
   override readonly name: string = 'VerifierError';

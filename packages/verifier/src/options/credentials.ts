@@ -8,52 +8,47 @@ export const OTHER_USER_ID_ENV = 'PRINT_API_OTHER_USER_ID';
 export const OTHER_SECRET_ENV = 'PRINT_API_OTHER_SECRET';
 
 type Env = Readonly<Record<string, string | undefined>>;
+/** The credential flags as given; `--cleanup` reads them only for the sets its ledger needs. */
+export type CredentialFlags = Readonly<
+  Partial<Record<'user-id' | 'secret-file' | 'other-user-id' | 'other-secret-file', string>>
+>;
 
-const present = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+const present = (value: string | undefined) => value?.trim() || undefined;
 
 /** The secret on the first line of a file (trimmed); the message never shows the content. */
-function readSecretFile(path: string, cwd: string, flag: string): string {
+function secretFrom(flag: string, path: string, cwd: string): string {
   const secret = readFlagFile(flag, path, cwd).split(/\r?\n/)[0]?.trim();
   if (!secret) throw new UsageError(`${flag} ${path} is empty; put the secret on its first line`);
   return secret;
 }
 
-/**
- * The main credential set of a URL target; the secret comes from a file or the environment,
- * never a visible argument. A missing part is a `UsageError` naming where to put it.
- */
-export function mainCredentials(
-  flags: { userId?: string; secretFile?: string },
-  env: Env,
-  cwd: string,
-): Credentials {
-  const userId = present(flags.userId) ?? present(env[ENV.userId]);
+/** The main set of a URL target: the secret from a file or the environment, never an argument. */
+export function mainCredentials(flags: CredentialFlags, env: Env, cwd: string): Credentials {
+  const userId = present(flags['user-id']) ?? present(env[ENV.userId]);
   if (!userId) throw new UsageError(`no user id for the target: set ${ENV.userId} or pass --user-id`);
-  const secret = flags.secretFile
-    ? readSecretFile(flags.secretFile, cwd, '--secret-file')
+  const secret = flags['secret-file']
+    ? secretFrom('--secret-file', flags['secret-file'], cwd)
     : present(env[ENV.secret]);
   if (!secret) throw new UsageError(`no secret for the target: set ${ENV.secret} or pass --secret-file PATH`);
   return { userId, secret };
 }
 
-/** The second credential set, when both its parts are given; half of one is a `UsageError`. */
-export function otherCredentials(
-  flags: { otherUserId?: string; otherSecretFile?: string },
-  env: Env,
-  cwd: string,
-): Credentials | undefined {
-  const userId = present(flags.otherUserId) ?? present(env[OTHER_USER_ID_ENV]);
-  const secret = flags.otherSecretFile
-    ? readSecretFile(flags.otherSecretFile, cwd, '--other-secret-file')
+/** The second set when both its parts are given; half of one is a `UsageError`. */
+export function otherCredentials(flags: CredentialFlags, env: Env, cwd: string): Credentials | undefined {
+  const userId = present(flags['other-user-id']) ?? present(env[OTHER_USER_ID_ENV]);
+  const secret = flags['other-secret-file']
+    ? secretFrom('--other-secret-file', flags['other-secret-file'], cwd)
     : present(env[OTHER_SECRET_ENV]);
   if (!userId && !secret) return undefined;
-  if (!userId)
+  if (!userId) {
     throw new UsageError(
       `a second secret is set but no user id: set ${OTHER_USER_ID_ENV} or pass --other-user-id`,
     );
-  if (!secret)
+  }
+  if (!secret) {
     throw new UsageError(
       `a second user id is set but no secret: set ${OTHER_SECRET_ENV} or pass --other-secret-file PATH`,
     );
+  }
   return { userId, secret };
 }

@@ -1,18 +1,11 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_BASE_PATH, API_VERSIONS, type ApiVersion, withoutUserInfo } from '@print-contracts/client';
+import { API_BASE_PATH, API_VERSIONS, withoutUserInfo } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
-import { mainCredentials, otherCredentials } from './credentials.js';
-import { readOrderBodies } from './order-fixture.js';
+import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
+import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
 import { checkWritable, defaultContractsDir } from './paths.js';
-import type {
-  BrokerOptions,
-  CredentialFlags,
-  TargetMode,
-  TargetOptions,
-  VerifyCommand,
-  VerifyOptions,
-} from './verify-options.js';
+import type { BrokerOptions, TargetMode, TargetOptions } from './verify-options.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,14 +38,15 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+
 /** Embedded runs use a short creation delay: the run still waits for it, and stays fast. */
 export const EMBEDDED_PROCESSING_DELAY_MS = 20;
-const DEFAULT_SELECTORS = [{ mainBranch: true }, { deployedOrReleased: true }];
 
 /**
- * The one bound on waiting for an order's asynchronous creation, per mode. The docs: orders
- * are processed 30 s to 5 min after creation, and one still 404 after 10 minutes "cannot
- * be placed". Sample-data sets may never process an order: 6 minutes tells that apart.
+ * The one bound on waiting for an order's asynchronous creation, per mode. The vendor processes
+ * orders within 5 min and one still 404 after 10 "cannot be placed"; sample-data sets may never
+ * process an order, which 6 minutes tells apart.
  */
 export const CREATION_TIMEOUT_MS = { sample: 360_000, live: 600_000 } as const;
 
@@ -60,57 +54,52 @@ export const CREATION_TIMEOUT_MS = { sample: 360_000, live: 600_000 } as const;
 const SECRET_FLAGS = /^--(other-)?secret(=|$)|^--(broker-)?(token|password)(=|$)/;
 
 /**
- * The options stage: parses the command line (dropping the leading `--` pnpm passes), reads
- * the secret and fixture files it names, and checks that the reports and the ledger can be
- * written. Every problem is a one-line `UsageError`; a value is echoed only for flags that
- * cannot hold a secret.
+ * The options stage: parses the command line (without the `--` pnpm passes), reads the files it
+ * names, and checks that the reports and the ledger can be written. Every problem is a one-line
+ * `UsageError`; a value is echoed only for flags that cannot hold a secret.
  */
-export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string): VerifyCommand {
+export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-  const secretFlag = args.find((arg) => SECRET_FLAGS.test(arg));
+  const secretFlag = args.find((arg) => SECRET_FLAGS.test(arg))?.split('=')[0];
   if (secretFlag) {
-    const name = secretFlag.split('=')[0];
     throw new UsageError(
-      `${name} is not accepted: secrets never go on the command line; use the environment or a --…-file option`,
+      `${secretFlag} is not accepted: secrets never go on the command line; use the environment or a --…-file option`,
     );
   }
   let values: Values;
   try {
     ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
-    throw new UsageError(oneLine((error as Error).message));
+    const [line = ''] = (error as Error).message.split('\n');
+    throw new UsageError(line.replace(/\. To specify a positional argument.*$/, ''));
   }
-  if (values.help) return { kind: 'help' };
+  if (values.help) return { kind: 'help' as const };
 
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
   const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
-  const requestTimeoutMs = milliseconds('--request-timeout', values['request-timeout'], 10_000);
-  const creationTimeoutMs = (fallback: number) =>
-    milliseconds('--creation-timeout', values['creation-timeout'], fallback);
-  const pollIntervalMs = (fallback: number) =>
-    milliseconds('--poll-interval', values['poll-interval'], fallback);
-  const credentialFlags = {
-    userId: values['user-id'],
-    secretFile: values['secret-file'],
-    otherUserId: values['other-user-id'],
-    otherSecretFile: values['other-secret-file'],
-  };
+  const requestTimeoutMs = milliseconds(values, 'request-timeout', 10_000);
+  const waits = (mode: TargetMode, pollIntervalMs: number) => ({
+    /** The one bound on waiting for an order's asynchronous creation, in every phase. */
+    creationTimeoutMs: milliseconds(values, 'creation-timeout', CREATION_TIMEOUT_MS[mode]),
+    pollIntervalMs: milliseconds(values, 'poll-interval', pollIntervalMs),
+  });
+  const credentialFlags: CredentialFlags = values;
   if (values.cleanup) {
     return {
-      kind: 'cleanup',
+      kind: 'cleanup' as const,
       ledgerPath,
       requestTimeoutMs,
-      creationTimeoutMs: creationTimeoutMs(CREATION_TIMEOUT_MS.live),
-      pollIntervalMs: pollIntervalMs(1_000),
+      ...waits('live', 1_000),
       credentialFlags,
     };
   }
   const broker = brokerOptions(values, env);
   const target = targetOptions(values, credentialFlags, env, cwd);
-  const mode = target.kind === 'url' ? target.mode : 'sample';
-  const options: VerifyOptions = {
+  const version = values['api-version'];
+  const options = {
     target,
-    apiVersions: apiVersions(values['api-version']),
+    apiVersions: version === undefined ? [...API_VERSIONS] : [oneOf('--api-version', version, API_VERSIONS)],
+    /** Pact files or folders (`contracts/` unless a broker is configured). */
     pactPaths: values.pact ?? (broker ? [] : [defaultContractsDir(cwd)]),
     broker: values.pact ? undefined : broker,
     reportDir,
@@ -118,44 +107,35 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string):
     strict: values.strict ?? false,
     quiet: values.quiet ?? false,
     requestTimeoutMs,
-    creationTimeoutMs: creationTimeoutMs(CREATION_TIMEOUT_MS[mode]),
-    pollIntervalMs: pollIntervalMs(target.kind === 'embedded' ? 50 : 1_000),
-    retries: count('--retries', values.retries, 4, 10),
+    ...waits(target.kind === 'url' ? target.mode : 'sample', target.kind === 'embedded' ? 50 : 1_000),
+    /** Further tries of a request answered 429 or 503, or not answered at all. */
+    retries: count(values, 'retries', 4, 10),
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
   };
   checkWritable(reportDir, ledgerPath);
-  return { kind: 'verify', options };
+  return { kind: 'verify' as const, options };
 }
 
-function oneLine(message: string): string {
-  return message.split('\n')[0]?.replace(/\. To specify a positional argument.*$/, '') ?? message;
-}
+type NumberFlag = 'request-timeout' | 'creation-timeout' | 'poll-interval' | 'processing-delay' | 'retries';
 
-function milliseconds(flag: string, value: string | undefined, fallback: number, min = 1): number {
+function milliseconds(values: Values, flag: NumberFlag, fallback: number, min = 1): number {
+  const value = values[flag];
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > 86_400_000) {
-    throw new UsageError(`${flag} must be a whole number of milliseconds (${min} or more), got "${value}"`);
-  }
-  return Number(value);
+  if (/^\d+$/.test(value) && Number(value) >= min && Number(value) <= 86_400_000) return Number(value);
+  throw new UsageError(`--${flag} must be a whole number of milliseconds (${min} or more), got "${value}"`);
 }
 
-function count(flag: string, value: string | undefined, fallback: number, max: number): number {
+function count(values: Values, flag: NumberFlag, fallback: number, max: number): number {
+  const value = values[flag];
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) > max) {
-    throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${value.slice(0, 20)}"`);
-  }
-  return Number(value);
+  if (/^\d+$/.test(value) && Number(value) <= max) return Number(value);
+  throw new UsageError(`--${flag} must be a whole number from 0 to ${max}, got "${value.slice(0, 20)}"`);
 }
 
-function apiVersions(value: string | undefined): ApiVersion[] {
-  if (value === undefined) return [...API_VERSIONS];
-  if (!(API_VERSIONS as readonly string[]).includes(value)) {
-    throw new UsageError(`--api-version must be ${API_VERSIONS.join(' or ')}, got "${value}"`);
-  }
-  return [value as ApiVersion];
+function oneOf<T extends string>(flag: string, value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be ${choices.join(' or ')}, got "${value}"`);
 }
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
 function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: string): TargetOptions {
   const { 'base-url': baseUrl, mode } = values;
@@ -165,10 +145,9 @@ function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: st
         '--mode applies to a --base-url target; without one the embedded sample API is verified',
       );
     }
-    const delay = values['processing-delay'];
     return {
       kind: 'embedded',
-      processingDelayMs: milliseconds('--processing-delay', delay, EMBEDDED_PROCESSING_DELAY_MS, 0),
+      processingDelayMs: milliseconds(values, 'processing-delay', EMBEDDED_PROCESSING_DELAY_MS, 0),
     };
   }
   if (values['processing-delay'] !== undefined) {
@@ -181,12 +160,11 @@ function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: st
       '--mode sample|live is required with --base-url (no default: a wrong guess could create live orders)',
     );
   }
-  if (mode !== 'sample' && mode !== 'live')
-    throw new UsageError(`--mode must be sample or live, got "${mode}"`);
+  const checkedMode = oneOf('--mode', mode, ['sample', 'live'] as const);
   return {
     kind: 'url',
-    baseUrl: checkBaseUrl(baseUrl, mode),
-    mode,
+    baseUrl: checkBaseUrl(baseUrl, checkedMode),
+    mode: checkedMode,
     control: values.control ?? false,
     credentials: { main: mainCredentials(flags, env, cwd), other: otherCredentials(flags, env, cwd) },
   };
@@ -194,14 +172,12 @@ function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: st
 
 /** The base URL without a trailing slash; it must end in `/api`, and use https in live mode. */
 export function checkBaseUrl(value: string, mode: TargetMode): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (!URL.canParse(value)) {
     throw new UsageError(
       `--base-url "${withoutUserInfo(value)}" is not a URL; give one like https://api.example.com${API_BASE_PATH}`,
     );
   }
+  const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must use http or https, got ${url.protocol}`);
   }
@@ -227,8 +203,7 @@ export function checkBaseUrl(value: string, mode: TargetMode): string {
 
 function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
   const url = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();
-  const publish = values.publish ?? false;
-  const providerVersion = values['provider-version'];
+  const { publish = false, 'provider-version': providerVersion } = values;
   if (!url) {
     if (publish)
       throw new UsageError('--publish needs a Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
@@ -243,16 +218,11 @@ function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
     );
   }
   const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
-    let selector: unknown;
-    try {
-      selector = JSON.parse(text);
-    } catch {
-      // Refused below, like any value that is not an object.
-    }
-    if (selector === null || typeof selector !== 'object' || Array.isArray(selector)) {
+    const selector = parseJson(text);
+    if (!isJsonObject(selector)) {
       throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
     }
-    return selector as Record<string, unknown>;
+    return selector;
   });
   const token = env.PACT_BROKER_TOKEN?.trim();
   const username = env.PACT_BROKER_USERNAME?.trim();
@@ -261,7 +231,7 @@ function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
   return {
     url: url.replace(/\/+$/, ''),
     auth: token ? { token } : username ? { username, password } : {},
-    selectors: selectors.length > 0 ? selectors : DEFAULT_SELECTORS,
+    selectors: selectors.length > 0 ? selectors : [{ mainBranch: true }, { deployedOrReleased: true }],
     providerVersion,
     providerBranch: values['provider-branch'],
     publish,

@@ -3,19 +3,18 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors/usage-error.js';
 
-function findUp(start: string): string | undefined {
-  let dir = resolve(start);
-  for (;;) {
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
+
+function workspaceRoot(start: string): string | undefined {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
 /** `contracts/` at the monorepo's root, found above `cwd`, else above this package. */
 export function defaultContractsDir(cwd: string): string {
-  const root = findUp(cwd) ?? findUp(fileURLToPath(new URL('.', import.meta.url)));
+  const root = workspaceRoot(cwd) ?? workspaceRoot(fileURLToPath(new URL('.', import.meta.url)));
   return join(root ?? cwd, 'contracts');
 }
 
@@ -24,16 +23,11 @@ export function readFlagFile(flag: string, path: string, cwd: string): string {
   try {
     return readFileSync(resolve(cwd, path), 'utf8');
   } catch (error) {
-    throw new UsageError(
-      `${flag} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw new UsageError(`${flag} ${path} cannot be read (${errorCode(error)})`);
   }
 }
 
-/**
- * Makes sure the reports and the ledger can be written before anything is sent: a run that
- * created orders and then could not ledger them would lose track of them.
- */
+/** Checked before anything is sent: a run that could not ledger the orders it created would lose them. */
 export function checkWritable(reportDir: string, ledgerPath: string): void {
   for (const [flag, dir] of [
     ['--report-dir', reportDir],
@@ -45,8 +39,9 @@ export function checkWritable(reportDir: string, ledgerPath: string): void {
       writeFileSync(probe, '');
       rmSync(probe, { force: true });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      throw new UsageError(`${flag}: cannot write into ${dir} (${code}); give a folder you can write`);
+      throw new UsageError(
+        `${flag}: cannot write into ${dir} (${errorCode(error)}); give a folder you can write`,
+      );
     }
   }
 }

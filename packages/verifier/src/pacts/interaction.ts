@@ -13,15 +13,12 @@ export interface PactInteraction {
   readonly key: string | undefined;
   readonly description: string;
   readonly states: readonly StateRef[];
-  /** Upper case. */
-  readonly method: string;
-  /** The path as written in the pact (the consumer's example when injected). */
+  readonly method: string; // upper case
+  /** As written in the pact (the consumer's example when injected); `pathExpression`: `/api/orders/${id}`. */
   readonly path: string;
-  /** The ProviderState expression for the path, e.g. `/api/orders/${id}`. */
   readonly pathExpression: string | undefined;
   readonly query: Readonly<Record<string, readonly string[]>>;
-  /** Names lower-cased. */
-  readonly headers: Readonly<Record<string, readonly string[]>>;
+  readonly headers: Readonly<Record<string, readonly string[]>>; // names lower-cased
   /** The request body parsed as JSON; `undefined` without a body, a string when not JSON. */
   readonly body: unknown;
   /** Names the request takes from provider states (`${id}`, `${uuid}`). */
@@ -32,15 +29,13 @@ export interface PactInteraction {
   readonly raw: Readonly<Record<string, unknown>>;
 }
 
-/** Where a pact came from. */
 export type PactSource =
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'broker'; readonly url: string; readonly pending: boolean };
 
 /** A pact file, read and checked. */
 export interface LoadedPact {
-  /** A relative path or a URL. */
-  readonly label: string;
+  readonly label: string; // a relative path or a URL
   readonly source: PactSource;
   readonly consumer: string;
   readonly provider: string;
@@ -51,14 +46,11 @@ export interface LoadedPact {
 }
 
 /** `GET /api/orders/${id}`: the request as a reader wants to see it. */
-export function requestLine(interaction: PactInteraction): string {
-  return `${interaction.method} ${interaction.pathExpression ?? interaction.path}`;
-}
+export const requestLine = (interaction: PactInteraction) =>
+  `${interaction.method} ${interaction.pathExpression ?? interaction.path}`;
 
 /** `an order exists; no order exists with id 42`. */
-export function stateLine(interaction: PactInteraction): string {
-  return interaction.states.map((state) => stateLabel(state)).join('; ');
-}
+export const stateLine = (interaction: PactInteraction) => interaction.states.map(stateLabel).join('; ');
 
 /** The state's name with its parameters filled in: `no order exists with id 42`. */
 export function stateLabel(state: StateRef): string {
@@ -68,6 +60,5 @@ export function stateLabel(state: StateRef): string {
 }
 
 /** The first value of a header (names compared case-insensitively). */
-export function headerValue(interaction: PactInteraction, name: string): string | undefined {
-  return interaction.headers[name.toLowerCase()]?.[0];
-}
+export const headerValue = (interaction: PactInteraction, name: string): string | undefined =>
+  interaction.headers[name.toLowerCase()]?.[0];

@@ -3,10 +3,8 @@ import { join, relative, resolve } from 'node:path';
 import { API_VERSIONS, formatPath } from '@print-contracts/client';
 import { providerName } from '@print-contracts/consumer-contracts/vocabulary';
 import { PactFileError } from '../errors/pact-file-error.js';
-import type { LoadedPact, PactInteraction, PactSource, StateRef } from './interaction.js';
+import type { LoadedPact, PactInteraction, PactSource } from './interaction.js';
 import { interactionSchema, pactSchema, type RawInteraction } from './pact-schema.js';
-
-const HTTP_INTERACTION = 'Synchronous/HTTP';
 
 /**
  * Reads every pact named by `paths` (files, or folders of `*.json` pacts) in a stable order. A
@@ -18,30 +16,23 @@ export async function loadPactFiles(paths: readonly string[], cwd: string): Prom
     const absolute = resolve(cwd, given);
     const info = await stat(absolute).catch(() => undefined);
     if (info === undefined) throw new PactFileError(given, 'no such file or folder');
-    if (info.isDirectory()) {
-      const names = (await readdir(absolute)).filter((name) => name.endsWith('.json')).sort();
-      if (names.length === 0) {
-        throw new PactFileError(given, 'holds no pact files (*.json); write them with `pnpm contracts`');
-      }
-      files.push(...names.map((name) => join(absolute, name)));
-    } else {
+    if (!info.isDirectory()) {
       files.push(absolute);
+      continue;
     }
+    const names = (await readdir(absolute)).filter((name) => name.endsWith('.json')).sort();
+    if (names.length === 0) {
+      throw new PactFileError(given, 'holds no pact files (*.json); write them with `pnpm contracts`');
+    }
+    files.push(...names.map((name) => join(absolute, name)));
   }
-  const unique = [...new Set(files)];
   return Promise.all(
-    unique.map(async (file) => {
+    [...new Set(files)].map(async (file) => {
       const near = relative(cwd, file);
       const label = near && !near.startsWith('..') ? near : file;
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        throw new PactFileError(
-          label,
-          `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        );
-      }
+      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new PactFileError(label, `cannot be read (${error.code ?? 'error'})`);
+      });
       return parsePact(text, label, { kind: 'file', path: file });
     }),
   );
@@ -70,14 +61,13 @@ export function parsePact(text: string, label: string, source: PactSource): Load
     const expected = API_VERSIONS.map((v) => providerName(v)).join(' or ');
     throw new PactFileError(label, `is for provider "${pact.provider.name}"; the kit verifies ${expected}`);
   }
-  const interactions = pact.interactions.map((raw, index) => toInteraction(raw, index, label));
   return {
     label,
     source,
     consumer: pact.consumer.name,
     provider: pact.provider.name,
     version,
-    interactions,
+    interactions: pact.interactions.map((raw, index) => toInteraction(raw, index, label)),
     document: json as Record<string, unknown>,
   };
 }
@@ -89,94 +79,78 @@ function toInteraction(raw: unknown, index: number, label: string): PactInteract
     const where = `interactions[${index}]${issue && issue.path.length > 0 ? `.${formatPath(issue.path)}` : ''}`;
     throw new PactFileError(label, `${where} ${issue?.message ?? 'is invalid'}`);
   }
-  const interaction = parsed.data;
-  if (interaction.type !== undefined && interaction.type !== HTTP_INTERACTION) {
+  const { type, key, description, providerState, providerStates, request, response } = parsed.data;
+  if (type !== undefined && type !== 'Synchronous/HTTP') {
     throw new PactFileError(
       label,
-      `interactions[${index}] ("${interaction.description}") is a ${interaction.type} interaction; the kit replays HTTP interactions only`,
+      `interactions[${index}] ("${description}") is a ${type} interaction; the kit replays HTTP interactions only`,
     );
   }
-  const generators = interaction.request.generators ?? undefined;
+  const generators = request.generators ?? undefined;
+  const pathGenerator = generators?.path as { type?: unknown; expression?: unknown } | undefined;
   return {
     index,
-    key: interaction.key,
-    description: interaction.description,
-    states: statesOf(interaction),
-    method: interaction.request.method.toUpperCase(),
-    path: interaction.request.path,
-    pathExpression: pathExpression(generators),
-    query: queryOf(interaction),
-    headers: headersOf(interaction),
-    body: bodyOf(interaction.request.body),
+    key,
+    description,
+    states: providerStates?.length
+      ? providerStates.map((state) => ({ name: state.name, params: state.params ?? {} }))
+      : providerState
+        ? [{ name: providerState, params: {} }]
+        : [],
+    method: request.method.toUpperCase(),
+    path: request.path,
+    pathExpression:
+      pathGenerator?.type === 'ProviderState' && typeof pathGenerator.expression === 'string'
+        ? pathGenerator.expression
+        : undefined,
+    query: queryOf(request.query),
+    headers: Object.fromEntries(
+      Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), [value].flat()]),
+    ),
+    body: bodyOf(request.body),
     injected: [...new Set(injectedNames(generators))],
-    expects: expectation(interaction.response),
+    expects: expectation(response),
     raw: raw as Record<string, unknown>,
   };
 }
 
-function statesOf(interaction: RawInteraction): StateRef[] {
-  if (interaction.providerStates && interaction.providerStates.length > 0) {
-    return interaction.providerStates.map((state) => ({ name: state.name, params: state.params ?? {} }));
-  }
-  return interaction.providerState ? [{ name: interaction.providerState, params: {} }] : [];
-}
-
-function queryOf(interaction: RawInteraction): Record<string, string[]> {
-  const query = interaction.request.query;
-  if (query === null || query === undefined) return {};
+function queryOf(query: RawInteraction['request']['query']): Record<string, string[]> {
   if (typeof query === 'string') {
     const out: Record<string, string[]> = {};
     for (const [key, value] of new URLSearchParams(query)) out[key] = [...(out[key] ?? []), value];
     return out;
   }
   return Object.fromEntries(
-    Object.entries(query).map(([key, value]) => [
+    Object.entries(query ?? {}).map(([key, value]) => [
       key,
-      (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string'),
+      [value].flat().filter((item): item is string => typeof item === 'string'),
     ]),
   );
 }
 
-function headersOf(interaction: RawInteraction): Record<string, string[]> {
-  const headers: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(interaction.request.headers ?? {})) {
-    headers[name.toLowerCase()] = Array.isArray(value) ? value : [value];
-  }
-  return headers;
-}
-
-/** V4 wraps the body as `{content, contentType, encoded}`; V3 writes it as is. */
+/** V4 wraps the body as `{content, contentType, encoded}`, JSON or base64 text; V3 writes it as is. */
 function bodyOf(body: unknown): unknown {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === 'object' && !Array.isArray(body) && 'content' in body) {
-    const { content, encoded } = body as { content: unknown; encoded?: unknown };
-    const text =
-      encoded === 'base64' && typeof content === 'string'
-        ? Buffer.from(content, 'base64').toString('utf8')
-        : content;
-    if (typeof text !== 'string') return text;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
+  if (typeof body !== 'object' || Array.isArray(body) || !('content' in body)) return body;
+  const { content, encoded } = body as { content: unknown; encoded?: unknown };
+  const text =
+    encoded === 'base64' && typeof content === 'string'
+      ? Buffer.from(content, 'base64').toString('utf8')
+      : content;
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
-  return body;
 }
 
 /** Success or refusal, from the status or its class rule (`matchStatus`). */
 function expectation(response: RawInteraction['response']): PactInteraction['expects'] {
   const rules = response.matchingRules?.status as { $?: { matchers?: { status?: unknown }[] } } | undefined;
   const statusClass = rules?.$?.matchers?.find((matcher) => typeof matcher.status === 'string')?.status;
-  if (statusClass === 'clientError' || statusClass === 'serverError' || statusClass === 'error')
-    return 'refusal';
-  if (typeof statusClass === 'string') return 'success';
-  return response.status >= 400 ? 'refusal' : 'success';
-}
-
-function pathExpression(generators: Record<string, unknown> | undefined): string | undefined {
-  const path = generators?.path as { type?: unknown; expression?: unknown } | undefined;
-  return path?.type === 'ProviderState' && typeof path.expression === 'string' ? path.expression : undefined;
+  if (typeof statusClass !== 'string') return response.status >= 400 ? 'refusal' : 'success';
+  return ['clientError', 'serverError', 'error'].includes(statusClass) ? 'refusal' : 'success';
 }
 
 /** Every `${name}` a ProviderState generator of the request refers to, wherever it sits. */

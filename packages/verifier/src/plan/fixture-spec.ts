@@ -24,10 +24,7 @@ export interface CreatedSpec {
 
 /** What to arrange on the target for one provider state: an arranger's answer. */
 export type FixtureSpec =
-  /**
-   * An order the target already lists with what `want` asks, for read-only requests (reading
-   * changes nothing). Failing that, `orElse`, or not verifiable here with `orElseWhy`.
-   */
+  /** For read-only requests: a listed order as `want` asks; else `orElse`, or not verifiable (`orElseWhy`). */
   | {
       readonly kind: 'listed';
       readonly credential: CredentialRole;

@@ -1,7 +1,7 @@
 import type { OperationName } from '@print-contracts/client';
 
 /** A request as the target would route it: method, operation (from the normalised path) and body. */
-export interface RoutedRequest {
+interface RoutedRequest {
   readonly method: string;
   readonly operation: OperationName | undefined;
   /** The parsed JSON body; `undefined` without one; a string when it is not JSON. */
@@ -9,13 +9,12 @@ export interface RoutedRequest {
 }
 
 const MUTATIONS = new Set<OperationName | undefined>(['updateOrder', 'updateOrderWithPost', 'cancelOrder']);
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Why a request must not reach a live target, or undefined when it may: only test orders are
- * created (whatever the spelling of the path a target routes as a create), an update leaves
- * `testOrder` alone, a change must name an order `owned` by the run (or proved missing), and
- * nothing but a read goes to a path the operations table does not know.
- * The plan applies this before the replay, and the proxy again on the wire.
+ * created, updates leave `testOrder` alone, a change names an order `owned` by the run (or proved
+ * missing), and only reads go to unknown paths. The plan applies it, and the proxy again on the wire.
  */
 export function liveRefusal(request: RoutedRequest, owned: () => boolean): string | undefined {
   const record =
@@ -45,5 +44,3 @@ export function liveRefusal(request: RoutedRequest, owned: () => boolean): strin
   }
   return undefined;
 }
-
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

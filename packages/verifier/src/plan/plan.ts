@@ -12,10 +12,7 @@ import { liveRefusal } from './live-safety.js';
 import { API_BASE_PATH, normalisePath, operationOf, pathBelowBase } from './request-path.js';
 import { arrangerFor } from './state-arrangers.js';
 
-/**
- * How one interaction of one API version came out. `not-verifiable` (a precondition does not
- * hold here) never counts as passed; `target-unavailable` is no broken contract.
- */
+/** `not-verifiable` (a precondition fails here) never passes; `target-unavailable` breaks no contract. */
 export type Verdict = 'verified' | 'failed' | 'not-verifiable' | 'target-unavailable';
 
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
@@ -39,8 +36,8 @@ export interface PlannedInteraction {
   readonly version: ApiVersion;
   /** Set when the interaction is not replayed. */
   readonly decided: Decision | undefined;
-  /** One per provider state, in the pact's order; undefined for a state with nothing to arrange. */
-  readonly fixtures: readonly (FixtureRequest | undefined)[];
+  /** One per provider state, in the pact's order; empty when decided. */
+  readonly fixtures: readonly FixtureRequest[];
   /** `real`: it carries the placeholders (swapped for real credentials); `refused`: none or wrong ones. */
   readonly credentials: 'real' | 'refused';
   /** It would create an order at the target (however its path is spelled). */
@@ -64,28 +61,17 @@ export interface PlanOptions {
 }
 
 /**
- * The plan stage: before anything touches the target, each interaction is either to be
- * replayed after its fixtures are arranged, or decided now (not verifiable here, or failed:
- * the contract is inconsistent). Throws `UnknownStateError` for a state the verifier cannot
- * arrange. Read-only interactions share one fixture per state and version; any other gets its
- * own, so an update or a cancel never disturbs another interaction.
+ * The plan stage: before anything touches the target, each interaction is to be replayed once its fixtures
+ * are arranged, or decided now. Read-only interactions share one fixture per state and version; any other
+ * gets its own, so an update or a cancel never disturbs another.
  */
 export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Plan {
-  const fixtures = new Map<string, FixtureRequest>();
-  const interactions: PlannedInteraction[] = [];
-  pacts.forEach((pact, pactIndex) => {
-    for (const interaction of pact.interactions) {
-      const planned = planInteraction(
-        pact,
-        interaction,
-        `${pact.version}:${pactIndex}:${interaction.index}`,
-        options,
-      );
-      interactions.push(planned);
-      if (planned.decided) continue;
-      for (const fixture of planned.fixtures) if (fixture) fixtures.set(fixture.key, fixture);
-    }
-  });
+  const interactions = pacts.flatMap((pact, pactIndex) =>
+    pact.interactions.map((interaction) =>
+      planInteraction(pact, interaction, `${pact.version}:${pactIndex}:${interaction.index}`, options),
+    ),
+  );
+  const fixtures = new Map(interactions.flatMap((item) => item.fixtures).map((item) => [item.key, item]));
   const arranged = [...fixtures.values()].filter(
     ({ spec }) => mayCreate(spec) && !('credential' in spec && spec.credential === 'other'),
   ).length;
@@ -101,66 +87,68 @@ function planInteraction(
 ): PlannedInteraction {
   const mutates = interaction.method !== 'GET';
   const operation = operationOf(interaction.method, interaction.path);
-  const creates = operation === 'createOrder';
   const placeholders =
     headerValue(interaction, SECRET_HEADER) === PLACEHOLDER_CREDENTIALS.secret &&
     headerValue(interaction, USER_ID_HEADER) !== undefined;
-  const credentials = placeholders ? 'real' : 'refused';
-  const base = { id, pact, interaction, version: pact.version, credentials, creates } as const;
+  const base = {
+    id,
+    pact,
+    interaction,
+    version: pact.version,
+    credentials: placeholders ? 'real' : 'refused',
+    creates: operation === 'createOrder',
+  } as const;
   const decide = (verdict: Decision['verdict'], reason: string): PlannedInteraction => ({
     ...base,
     decided: { verdict, reason },
     fixtures: [],
   });
 
-  const fixtures: (FixtureRequest | undefined)[] = [];
-  const provided = new Set<string>();
-  let unreachable: string | undefined;
-  let invalid: string | undefined;
-  let provesMissing = false;
-  for (const state of interaction.states) {
+  const states = interaction.states.map((state) => {
     const definition = findProviderState(state.name);
     const arranger = arrangerFor(state.name);
     if (!definition || !arranger)
       throw new UnknownStateError(pact.label, state.name, interaction.description);
-    for (const name of definition.provides) provided.add(name);
-    for (const name of Object.keys(state.params)) provided.add(name);
-    const result = arranger(state.params, { ...options, mutates });
-    if (result.invalid !== undefined) invalid ??= `state "${state.name}": ${result.invalid}`;
-    else if (result.unreachable !== undefined)
-      unreachable ??= `state "${stateLabel(state)}" ${result.unreachable}`;
-    else {
-      if (result.spec.kind === 'no-order') provesMissing = true;
-      const shared = !mutates || result.spec.kind !== 'created';
-      fixtures.push({
-        key: `${pact.version}|${canonicalJson(result.spec)}|${shared ? 'shared' : id}`,
-        version: pact.version,
-        spec: result.spec,
-        state: state.name,
-        label: stateLabel(state),
-      });
-    }
+    const provides = [...definition.provides, ...Object.keys(state.params)];
+    return { state, provides, result: arranger(state.params, { ...options, mutates }) };
+  });
+  const invalid = states.find(({ result }) => result.invalid !== undefined);
+  if (invalid) {
+    return decide(
+      'failed',
+      `the contract is inconsistent: state "${invalid.state.name}": ${invalid.result.invalid}`,
+    );
   }
-  if (invalid) return decide('failed', `the contract is inconsistent: ${invalid}`);
   if (pathBelowBase(normalisePath(interaction.path)) === undefined) {
     return decide(
       'failed',
       `the request path ${interaction.path} lies outside the API base path ${API_BASE_PATH}`,
     );
   }
+  const provided = new Set(states.flatMap((item) => item.provides));
   const missing = interaction.injected.filter((name) => !provided.has(name));
   if (missing.length > 0) {
+    const names = missing.map((name) => `\${${name}}`).join(', ');
+    return decide('failed', `the request injects ${names}, which none of its provider states provides`);
+  }
+  const unreachable = states.find(({ result }) => result.unreachable !== undefined);
+  if (unreachable) {
     return decide(
-      'failed',
-      `the request injects ${missing.map((name) => `\${${name}}`).join(', ')}, which none of its provider states provides`,
+      'not-verifiable',
+      `state "${stateLabel(unreachable.state)}" ${unreachable.result.unreachable}`,
     );
   }
-  if (unreachable) return decide('not-verifiable', unreachable);
+  const fixtures = states.flatMap(({ state, result: { spec } }) => {
+    if (!spec) return [];
+    const shared = !mutates || spec.kind !== 'created';
+    const key = `${pact.version}|${canonicalJson(spec)}|${shared ? 'shared' : id}`;
+    return [{ key, version: pact.version, spec, state: state.name, label: stateLabel(state) }];
+  });
   if (options.mode === 'live') {
     const refusal = liveRefusal(
       { method: interaction.method, operation, body: interaction.body },
       // The order a change names comes from a state the run arranges, or is one it proves missing.
-      () => interaction.injected.length > 0 || provesMissing,
+      () => interaction.injected.length > 0 || fixtures.some(({ spec }) => spec.kind === 'no-order'),
     );
     if (refusal) return decide('not-verifiable', refusal);
   }

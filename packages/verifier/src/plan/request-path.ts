@@ -48,9 +48,7 @@ export function operationOf(method: string, path: string): OperationName | undef
   return ROUTES.find((route) => route.method === method.toUpperCase() && route.pattern.test(routed))?.name;
 }
 
+const ONE_ORDER = pathPattern(operations.getOrder.path, API_BASE_PATH);
+
 /** The `{id}` a request on one order names, as the server routes it, or undefined. */
-export function orderRefOf(path: string): string | undefined {
-  const routed = normalisePath(path);
-  const match = pathPattern(operations.getOrder.path, API_BASE_PATH).exec(routed);
-  return match?.[1];
-}
+export const orderRefOf = (path: string): string | undefined => ONE_ORDER.exec(normalisePath(path))?.[1];

@@ -2,26 +2,24 @@ import { ORDER_STATUSES, type OrderStatus } from '@print-contracts/client';
 import { PROVIDER_STATES, type ProviderStateName } from '@print-contracts/consumer-contracts/vocabulary';
 import type { CreatedSpec, FixtureSpec, ListedWant } from './fixture-spec.js';
 
-/** What the target offers beyond its public API, and whether the interaction mutates. */
-export interface ArrangeContext {
+/** What the target offers beyond its public API; `mutates`: anything but a GET needs an order of its own. */
+interface ArrangeContext {
   readonly control: boolean;
   readonly otherCredentials: boolean;
-  /** Anything but a GET: it needs an order of its own. */
   readonly mutates: boolean;
 }
 
-/** An arranger's answer: the fixture to build, or why this target cannot reach the state. */
-export type ArrangerResult =
+/** The fixture to build, or why this target cannot reach the state, or why the contract is wrong. */
+type ArrangerResult =
   | { readonly spec: FixtureSpec; readonly unreachable?: undefined; readonly invalid?: undefined }
   | { readonly unreachable: string; readonly spec?: undefined; readonly invalid?: undefined }
-  /** The state's parameters make no sense: a defect of the contract, reported as a failure. */
   | { readonly invalid: string; readonly spec?: undefined; readonly unreachable?: undefined };
 
 type Arranger = (params: Readonly<Record<string, unknown>>, context: ArrangeContext) => ArrangerResult;
 
-export const NEEDS_CONTROL =
+const NEEDS_CONTROL =
   'needs the sample API control surface to reach this state, and this target has none (see --control)';
-export const NEEDS_OTHER_CREDENTIALS =
+const NEEDS_OTHER_CREDENTIALS =
   'needs a second credential set (PRINT_API_OTHER_USER_ID and PRINT_API_OTHER_SECRET), and none is configured';
 
 const created = (then: CreatedSpec['after'] = 'nothing', extra: Partial<CreatedSpec> = {}): CreatedSpec => ({
@@ -82,9 +80,9 @@ function wholeNumber(value: unknown): number | undefined {
 }
 
 /**
- * One arranger per provider state, keyed by its exact name (`PROVIDER_STATES`). Each reaches
- * its state the least costly way the target allows: a listed order for a read-only request,
- * else one the run creates, the control surface where only it can, or a second credential set.
+ * One arranger per provider state, keyed by its exact name, each reaching its state the least
+ * costly way the target allows: a listed order for a read-only request, else one the run
+ * creates, the control surface where only it can, or a second credential set.
  */
 export const STATE_ARRANGERS: Readonly<Record<ProviderStateName, Arranger>> = {
   [PROVIDER_STATES.orderExists.name]: (_params, context) =>
@@ -133,7 +131,5 @@ export const STATE_ARRANGERS: Readonly<Record<ProviderStateName, Arranger>> = {
       : { unreachable: NEEDS_OTHER_CREDENTIALS },
 };
 
-/** The arranger for a state name, if the kit knows the state. */
-export function arrangerFor(name: string): Arranger | undefined {
-  return Object.hasOwn(STATE_ARRANGERS, name) ? STATE_ARRANGERS[name as ProviderStateName] : undefined;
-}
+export const arrangerFor = (name: string): Arranger | undefined =>
+  Object.hasOwn(STATE_ARRANGERS, name) ? STATE_ARRANGERS[name as ProviderStateName] : undefined;

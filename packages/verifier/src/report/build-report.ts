@@ -1,22 +1,15 @@
-import { API_VERSIONS, redact } from '@print-contracts/client';
-import type { StopSignal } from '../exit-codes.js';
+import { API_VERSIONS, type ApiVersion, redact } from '@print-contracts/client';
+import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import { requestLine, stateLine } from '../pacts/interaction.js';
+import type { Verdict } from '../plan/plan.js';
 import type { Exchange } from '../replay/proxy/forwarder.js';
-import type { Replayed, ReplayedInteraction } from '../replay/replay.js';
+import type { Replayed } from '../replay/replay.js';
 import type { Settlement } from '../settle/settle.js';
 import type { Target } from '../target/target.js';
-import {
-  countByVersion,
-  countVerdicts,
-  exitCodeFor,
-  type InteractionReport,
-  printable,
-  type RunReport,
-  type VersionFinding,
-} from './model.js';
+import { printable } from './model.js';
 
 /** What the report stage reads besides the stages' results. */
-export interface ReportContext {
+interface ReportContext {
   readonly target: Target;
   readonly strict: boolean;
   readonly stoppedBy: StopSignal | undefined;
@@ -29,99 +22,107 @@ export interface ReportContext {
 const RETIRED_AFTER = 2;
 
 /**
- * The report stage: one record of the run from the replay's verdicts and the settlement, with
- * what it learned of whole versions, every text printable and free of secrets. The console,
- * JSON, JUnit and Markdown reports all render it.
+ * The report stage: one record of the run (`RunReport`, the JSON report), from the replay's
+ * verdicts and the settlement, every text printable and free of secrets.
  */
-export function buildReport(replayed: Replayed, settlement: Settlement, context: ReportContext): RunReport {
+export function buildReport(replayed: Replayed, settlement: Settlement, context: ReportContext) {
   const clean = (text: string) => printable(redact(text, context.secrets));
-  const interactions = replayed.interactions.map((item) => interactionReport(item, clean));
-  const totals = countVerdicts(interactions);
+  const interactions = replayed.interactions.map((item) => {
+    const { pact, interaction, version } = item.arranged.planned;
+    return {
+      version,
+      consumer: clean(pact.consumer),
+      provider: clean(pact.provider),
+      pact: clean(pact.label), // a file, or the broker URL it came from
+      description: clean(interaction.description),
+      states: clean(stateLine(interaction)),
+      arranged: item.arranged.states.flatMap((state) =>
+        state ? [clean(`${state.label}: ${state.how}`)] : [],
+      ),
+      request: clean(requestLine(interaction)), // `GET /api/orders/${id}`
+      verdict: item.verdict,
+      reason: item.reason === undefined ? undefined : clean(item.reason),
+      mismatches: item.mismatches.map(clean), // Pact's, shortened
+      ms: item.ms,
+    };
+  });
+  const totals = counts(interactions);
+  const { strict, stoppedBy } = context;
+  const { kind, baseUrl, mode, controlOrigin } = context.target;
   const exchanges = replayed.interactions.flatMap((item) => item.exchanges);
-  const { target } = context;
   return {
     tool: '@print-contracts/verifier',
     startedAt: new Date(context.startedAt).toISOString(),
     durationMs: Math.round(context.durationMs),
-    target: {
-      kind: target.kind,
-      baseUrl: target.baseUrl,
-      mode: target.mode,
-      control: target.controlOrigin !== undefined,
-    },
-    strict: context.strict,
-    stoppedBy: context.stoppedBy,
-    exitCode: exitCodeFor(totals, context.strict, context.stoppedBy),
+    target: { kind, baseUrl, mode, control: controlOrigin !== undefined },
+    strict,
+    stoppedBy,
+    exitCode: exitCodeFor(totals, strict, stoppedBy),
     totals,
-    byVersion: countByVersion(interactions),
+    byVersion: Object.fromEntries(
+      API_VERSIONS.flatMap((version) => {
+        const mine = interactions.filter((item) => item.version === version);
+        return mine.length > 0 ? [[version, counts(mine)]] : [];
+      }),
+    ),
     interactions,
-    findings: versionFindings(exchanges),
-    warnings: deprecationWarnings(exchanges).map(clean),
+    findings: API_VERSIONS.flatMap((version) => retired(version, exchanges)),
+    // Never failures: a version the target says is deprecated, or will be shut down.
+    warnings: API_VERSIONS.flatMap((version) => deprecationWarnings(version, exchanges)).map(clean),
     teardown: { ...settlement, problems: settlement.problems.map(clean) },
     problems: replayed.problems.map(clean),
   };
 }
 
-function interactionReport(item: ReplayedInteraction, clean: (text: string) => string): InteractionReport {
-  const { planned } = item.arranged;
-  const { pact, interaction } = planned;
+function counts(interactions: readonly { verdict: Verdict }[]) {
+  const count = (verdict: Verdict) => interactions.filter((item) => item.verdict === verdict).length;
   return {
-    version: planned.version,
-    consumer: clean(pact.consumer),
-    provider: clean(pact.provider),
-    pact: clean(pact.label),
-    description: clean(interaction.description),
-    states: clean(stateLine(interaction)),
-    arranged: item.arranged.states.flatMap((state) => (state ? [clean(`${state.label}: ${state.how}`)] : [])),
-    request: clean(requestLine(interaction)),
-    verdict: item.verdict,
-    reason: item.reason === undefined ? undefined : clean(item.reason),
-    mismatches: item.mismatches.map(clean),
-    ms: item.ms,
+    verified: count('verified'),
+    failed: count('failed'),
+    notVerifiable: count('not-verifiable'),
+    targetUnavailable: count('target-unavailable'),
+    total: interactions.length,
   };
 }
 
-/**
- * A version the target no longer serves (every request of it with real credentials refused
- * with one status), said once; its interactions keep their own verdicts.
- */
-function versionFindings(exchanges: readonly Exchange[]): VersionFinding[] {
-  const findings: VersionFinding[] = [];
-  for (const version of API_VERSIONS) {
-    const answered = exchanges.filter(
-      (exchange) =>
-        exchange.version === version && exchange.credentials === 'real' && exchange.status !== undefined,
-    );
-    const statuses = new Set(answered.map((exchange) => exchange.status));
-    const [status] = statuses;
-    if (answered.length < RETIRED_AFTER || statuses.size !== 1 || status === undefined || status < 400)
-      continue;
-    findings.push({
-      version,
-      kind: 'retired',
-      status,
-      requests: answered.length,
-      text: `${version} is no longer served here: all ${answered.length} ${version} requests with valid credentials were refused with ${status}`,
-    });
-  }
-  return findings;
+/** A signal, then a broken contract (with `strict`, also one not verifiable), then a target down. */
+function exitCodeFor(
+  totals: ReturnType<typeof counts>,
+  strict: boolean,
+  stoppedBy: StopSignal | undefined,
+): ExitCode {
+  if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
+  if (totals.failed > 0 || (strict && totals.notVerifiable > 0)) return EXIT_CODES.failed;
+  if (totals.targetUnavailable > 0) return EXIT_CODES.targetUnavailable;
+  return EXIT_CODES.passed;
 }
 
-/** `Deprecation` (RFC 9745: `@<epoch seconds>`, or an HTTP date) and `Sunset` (RFC 8594: an HTTP date), per version. */
-function deprecationWarnings(exchanges: readonly Exchange[]): string[] {
-  const warnings: string[] = [];
-  for (const version of API_VERSIONS) {
-    const mine = exchanges.filter((exchange) => exchange.version === version);
-    const deprecation = mine.find((exchange) => exchange.deprecation)?.deprecation;
-    const sunset = mine.find((exchange) => exchange.sunset)?.sunset;
-    if (deprecation)
-      warnings.push(`${version} is deprecated (Deprecation: ${deprecation}${dateOf(deprecation)})`);
-    if (sunset) warnings.push(`${version} will be shut down (Sunset: ${sunset}${dateOf(sunset)})`);
-  }
-  return warnings;
+/** A version the target no longer serves, said once; its interactions keep their own verdicts. */
+function retired(version: ApiVersion, exchanges: readonly Exchange[]) {
+  const answered = exchanges.filter(
+    (exchange) =>
+      exchange.version === version && exchange.credentials === 'real' && exchange.status !== undefined,
+  );
+  const statuses = new Set(answered.map((exchange) => exchange.status));
+  const [status] = statuses;
+  if (answered.length < RETIRED_AFTER || statuses.size !== 1 || status === undefined || status < 400)
+    return [];
+  const text = `${version} is no longer served here: all ${answered.length} ${version} requests with valid credentials were refused with ${status}`;
+  return [{ version, kind: 'retired' as const, status, requests: answered.length, text }];
 }
 
-/** `, since 2026-11-23` for a structured date or an HTTP date; nothing for `true` or an unreadable value. */
+/** `Deprecation` (RFC 9745: `@<epoch seconds>`, or an HTTP date) and `Sunset` (RFC 8594: an HTTP date). */
+function deprecationWarnings(version: ApiVersion, exchanges: readonly Exchange[]): string[] {
+  const mine = exchanges.filter((exchange) => exchange.version === version);
+  const deprecation = mine.find((exchange) => exchange.deprecation)?.deprecation;
+  const sunset = mine.find((exchange) => exchange.sunset)?.sunset;
+  return [
+    ...(deprecation ? [`${version} is deprecated (Deprecation: ${deprecation}${dateOf(deprecation)})`] : []),
+    ...(sunset ? [`${version} will be shut down (Sunset: ${sunset}${dateOf(sunset)})`] : []),
+  ];
+}
+
+/** `, 2026-11-23` for a structured date or an HTTP date; nothing for `true` or an unreadable value. */
 function dateOf(value: string): string {
   const epoch = /^@(-?\d+)$/.exec(value.trim());
   const ms = epoch

@@ -1,5 +1,4 @@
-import { API_VERSIONS } from '@print-contracts/client';
-import type { RunReport } from './model.js';
+import { type Counts, type InteractionReport, type RunReport, versionsOf } from './model.js';
 
 const xml = (text: string) =>
   text
@@ -17,45 +16,39 @@ const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
  * verifiable here is `skipped` with its reason (a failure under `--strict`).
  */
 export function junitXml(report: RunReport): string {
+  const { strict } = report;
+  const tally = (counts: Counts, ms: number) =>
+    `tests="${counts.total}" failures="${counts.failed + (strict ? counts.notVerifiable : 0)}" errors="${counts.targetUnavailable}" skipped="${strict ? 0 : counts.notVerifiable}" time="${seconds(ms)}"`;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="contract verification" tests="${report.totals.total}" failures="${report.strict ? report.totals.failed + report.totals.notVerifiable : report.totals.failed}" errors="${report.totals.targetUnavailable}" skipped="${report.strict ? 0 : report.totals.notVerifiable}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="contract verification" ${tally(report.totals, report.durationMs)}>`,
   ];
-  for (const version of API_VERSIONS) {
+  for (const { version, counts } of versionsOf(report)) {
     const cases = report.interactions.filter((item) => item.version === version);
-    if (cases.length === 0) continue;
-    const counts = report.byVersion[version];
-    const provider = cases[0]?.provider ?? version;
-    const failures = (counts?.failed ?? 0) + (report.strict ? (counts?.notVerifiable ?? 0) : 0);
-    const skipped = report.strict ? 0 : (counts?.notVerifiable ?? 0);
+    const provider = xml(cases[0]?.provider ?? version);
     const time = cases.reduce((sum, item) => sum + (item.ms ?? 0), 0);
-    lines.push(
-      `  <testsuite name="${xml(provider)}" tests="${cases.length}" failures="${failures}" errors="${counts?.targetUnavailable ?? 0}" skipped="${skipped}" time="${seconds(time)}">`,
-    );
+    lines.push(`  <testsuite name="${provider}" ${tally(counts, time)}>`);
     for (const item of cases) {
       const name = xml(item.states ? `${item.description} (given ${item.states})` : item.description);
-      const open = `    <testcase classname="${xml(provider)}" name="${name}" time="${seconds(item.ms)}"`;
-      if (item.verdict === 'verified') {
-        lines.push(`${open}/>`);
-        continue;
-      }
-      lines.push(`${open}>`);
-      const message = xml(item.reason ?? '');
-      if (item.verdict === 'target-unavailable') {
-        lines.push(
-          `      <error type="target-unavailable" message="${message}">${xml(item.request)}</error>`,
-        );
-      } else if (item.verdict === 'failed' || report.strict) {
-        const type = item.verdict === 'failed' ? 'contract-broken' : 'not-verifiable';
-        const body = xml([item.request, ...item.mismatches].join('\n'));
-        lines.push(`      <failure type="${type}" message="${message}">${body}</failure>`);
-      } else {
-        lines.push(`      <skipped message="not verifiable here: ${message}"/>`);
-      }
-      lines.push('    </testcase>');
+      const open = `    <testcase classname="${provider}" name="${name}" time="${seconds(item.ms)}"`;
+      const child = outcome(item, strict);
+      lines.push(...(child ? [`${open}>`, `      ${child}`, '    </testcase>'] : [`${open}/>`]));
     }
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');
+}
+
+/** A test case's element: an error, a failure or a skip; none when verified. */
+function outcome(item: InteractionReport, strict: boolean): string | undefined {
+  const message = xml(item.reason ?? '');
+  if (item.verdict === 'verified') return undefined;
+  if (item.verdict === 'target-unavailable') {
+    return `<error type="target-unavailable" message="${message}">${xml(item.request)}</error>`;
+  }
+  if (item.verdict === 'not-verifiable' && !strict)
+    return `<skipped message="not verifiable here: ${message}"/>`;
+  const type = item.verdict === 'failed' ? 'contract-broken' : 'not-verifiable';
+  return `<failure type="${type}" message="${message}">${xml([item.request, ...item.mismatches].join('\n'))}</failure>`;
 }

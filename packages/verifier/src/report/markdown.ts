@@ -1,7 +1,6 @@
-import { API_VERSIONS } from '@print-contracts/client';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { Verdict } from '../plan/plan.js';
-import { matrixRows, type RunReport } from './model.js';
+import { matrixRows, type RunReport, versionsOf, withVerdict } from './model.js';
 import { teardownText } from './teardown-text.js';
 
 const SYMBOLS: Readonly<Record<Verdict, string>> = {
@@ -15,8 +14,8 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** A Markdown summary fit for a CI job summary (`$GITHUB_STEP_SUMMARY`). */
 export function markdownSummary(report: RunReport): string {
-  const versions = API_VERSIONS.filter((version) => report.byVersion[version]);
-  const { totals } = report;
+  const versions = versionsOf(report).map(({ version }) => version);
+  const { totals, target } = report;
   const status = report.stoppedBy
     ? `⚠️ stopped by ${report.stoppedBy}`
     : report.exitCode === EXIT_CODES.passed
@@ -29,48 +28,41 @@ export function markdownSummary(report: RunReport): string {
     '',
     `**${status}** — ${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here, ${totals.targetUnavailable} target unavailable (of ${totals.total})${report.strict ? ', strict' : ''}.`,
     '',
-    `Target: ${report.target.kind === 'embedded' ? 'embedded sample API' : `\`${report.target.baseUrl}\``} (mode ${report.target.mode}, control surface ${report.target.control ? 'on' : 'off'}), ${(report.durationMs / 1000).toFixed(1)} s.`,
+    `Target: ${target.kind === 'embedded' ? 'embedded sample API' : `\`${target.baseUrl}\``} (mode ${target.mode}, control surface ${target.control ? 'on' : 'off'}), ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
     `| Interaction | ${versions.join(' | ')} |`,
     `| --- | ${versions.map(() => '---').join(' | ')} |`,
   ];
   for (const row of matrixRows(report.interactions)) {
-    const cells = versions.map((version) => {
-      const item = row.cells[version];
-      return item ? SYMBOLS[item.verdict] : '—';
-    });
-    lines.push(`| ${cell(row.label)} | ${cells.join(' | ')} |`);
+    const cells = versions.map((version) => row.cells[version]);
+    lines.push(
+      `| ${cell(row.label)} | ${cells.map((item) => (item ? SYMBOLS[item.verdict] : '—')).join(' | ')} |`,
+    );
   }
-  const failed = report.interactions.filter((item) => item.verdict === 'failed');
-  if (failed.length > 0) {
-    lines.push('', '## Failures', '');
-    for (const item of failed) {
-      lines.push(
-        `- **${item.version}** ${cell(item.description)} — \`${cell(item.request)}\`: ${cell(item.reason ?? '')}`,
-      );
-      for (const mismatch of item.mismatches)
-        if (mismatch !== item.reason) lines.push(`  - ${cell(mismatch)}`);
-    }
+  const failed = withVerdict(report, 'failed');
+  if (failed.length > 0) lines.push('', '## Failures', '');
+  for (const item of failed) {
+    lines.push(
+      `- **${item.version}** ${cell(item.description)} — \`${cell(item.request)}\`: ${cell(item.reason ?? '')}`,
+    );
+    for (const mismatch of item.mismatches) if (mismatch !== item.reason) lines.push(`  - ${cell(mismatch)}`);
   }
   for (const [verdict, title] of [
     ['target-unavailable', 'Target unavailable'],
     ['not-verifiable', 'Not verifiable here'],
   ] as const) {
-    const items = report.interactions.filter((item) => item.verdict === verdict);
-    if (items.length === 0) continue;
-    lines.push('', `## ${title}`, '');
+    const items = withVerdict(report, verdict);
+    if (items.length > 0) lines.push('', `## ${title}`, '');
     for (const item of items)
       lines.push(`- **${item.version}** ${cell(item.description)}: ${cell(item.reason ?? '')}`);
   }
-  if (report.findings.length > 0 || report.warnings.length > 0) {
+  if (report.findings.length > 0 || report.warnings.length > 0)
     lines.push('', '## Findings and warnings', '');
-    for (const finding of report.findings) lines.push(`- Finding: ${cell(finding.text)}`);
-    for (const warning of report.warnings) lines.push(`- Warning: ${cell(warning)}`);
-  }
-  if (report.problems.length > 0 || report.teardown.problems.length > 0) {
-    lines.push('', '## Problems', '');
-    for (const problem of [...report.problems, ...report.teardown.problems]) lines.push(`- ${cell(problem)}`);
-  }
+  for (const finding of report.findings) lines.push(`- Finding: ${cell(finding.text)}`);
+  for (const warning of report.warnings) lines.push(`- Warning: ${cell(warning)}`);
+  const problems = [...report.problems, ...report.teardown.problems];
+  if (problems.length > 0) lines.push('', '## Problems', '');
+  for (const problem of problems) lines.push(`- ${cell(problem)}`);
   lines.push('', teardownText(report.teardown), '');
   return lines.join('\n');
 }

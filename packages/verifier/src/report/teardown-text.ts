@@ -10,10 +10,7 @@ const ENDINGS: Readonly<Record<Exclude<LedgerOutcome, 'not-created'>, string>> =
   gone: 'gone with the embedded sample API',
 };
 
-/**
- * `Orders: 24 created at the target: 22 cancelled, 2 failed creation at the vendor (nothing
- * to cancel); none left open.` Every order the run created is accounted for in one line.
- */
+/** Every order the run created, accounted for in one line: `Orders: 24 created at the target: 22 cancelled, …`. */
 export function teardownText(teardown: Settlement): string {
   const ends = Object.entries(ENDINGS).flatMap(([outcome, words]) => {
     const count = teardown.ended[outcome as LedgerOutcome];
@@ -23,6 +20,5 @@ export function teardownText(teardown: Settlement): string {
     teardown.open > 0
       ? `${teardown.open} still open in ${teardown.ledger ?? 'the ledger'} (run \`pnpm verify --cleanup\`)`
       : 'none left open';
-  const created = `Orders: ${teardown.created} created at the target`;
-  return ends.length > 0 ? `${created}: ${ends.join(', ')}; ${open}.` : `${created}; ${open}.`;
+  return `Orders: ${teardown.created} created at the target${ends.length > 0 ? `: ${ends.join(', ')}` : ''}; ${open}.`;
 }

@@ -19,7 +19,7 @@ export async function writeReports(
   dir: string,
   secrets: readonly string[],
   pactOutput: string,
-): Promise<string[]> {
+) {
   await mkdir(dir, { recursive: true });
   const files: [string, string][] = [
     [REPORT_FILES.json, `${JSON.stringify(report, null, 2)}\n`],
@@ -29,9 +29,8 @@ export async function writeReports(
   if (pactOutput.trim()) files.push([REPORT_FILES.pactOutput, pactOutput]);
   return Promise.all(
     files.map(async ([name, text]) => {
-      const path = join(dir, name);
-      await writeFile(path, redact(text, secrets));
-      return path;
+      await writeFile(join(dir, name), redact(text, secrets));
+      return join(dir, name);
     }),
   );
 }
