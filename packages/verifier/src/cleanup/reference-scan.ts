@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
-import type { Ledger, LedgerEntry } from '../ledger/ledger.js';
+import type { LedgerEntry } from '../ledger/ledger.js';
+import type { SettleContext } from '../settle/settle.js';
 import type { TargetClients } from '../target/clients.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
@@ -12,12 +13,8 @@ const CLOCK_SKEW_MS = 15 * 60_000;
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
  * and version), and crossed off when the scan saw every order of their window.
  */
-export async function scanUnresolved(
-  ledger: Ledger,
-  clientsFor: (entry: LedgerEntry) => TargetClients | undefined,
-  say: (line: string) => void,
-  signal: AbortSignal,
-): Promise<void> {
+export async function scanUnresolved(context: SettleContext, say: (line: string) => void): Promise<void> {
+  const { ledger, signal } = context;
   const groups = new Map<string, LedgerEntry[]>();
   for (const entry of ledger.open()) {
     if (entry.uuid !== undefined) continue;
@@ -27,7 +24,7 @@ export async function scanUnresolved(
   for (const group of groups.values()) {
     const entries = group as [LedgerEntry, ...LedgerEntry[]];
     const [{ target, reference }] = entries;
-    const clients = clientsFor(entries[0]);
+    const clients = context.clientsFor(entries[0]);
     const many = `${entries.length} creates`;
     if (!clients || !reference) {
       say(`  ${many} of ${target} without a uuid cannot be looked for: no credentials or no reference`);
@@ -39,7 +36,8 @@ export async function scanUnresolved(
     });
     if (!found?.complete) continue;
     for (const entry of entries) {
-      ledger.close(entry.key, 'settled-by-reference', `scan found ${found.cancelled} to cancel`);
+      const note = `scan found ${found.cancelled} to cancel`;
+      ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
     }
   }
 }
