@@ -1,9 +1,9 @@
-import { isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
+import { LIST_LIMIT_MAX } from '@print-contracts/client';
 import { findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
 import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
-import { type CreatedOrdersOptions, createdOrders, notHere, toArrangeError } from './created-orders.js';
+import { type CreateOptions, createdOrders, isRefusal, notHere, toArrangeError } from './created-orders.js';
 import { listedOrders } from './listed-orders.js';
 import { sampleDataProbe } from './sample-data.js';
 
@@ -32,7 +32,7 @@ export interface Arrangement {
   readonly missing: ReadonlySet<string>;
 }
 
-export type ArrangeOptions = CreatedOrdersOptions & { readonly progress: (line: string) => void };
+export type ArrangeOptions = CreateOptions & { readonly progress: (line: string) => void };
 
 /** The arrange stage: reaches every fixture of the plan once, all at once, and says how as each settles. */
 export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
@@ -131,14 +131,10 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
       try {
         await clients.client('main', version).getOrder(spec.id, { signal, validate: false });
       } catch (error) {
-        if (isHttpError(error) && error.status === 404) {
-          context.missing.add(spec.id);
-          return { values: {}, how: `checked: no order ${spec.id}` };
-        }
-        if (isHttpError(error) && error.status < 500 && error.status !== 429) {
-          return { values: {}, how: `checked: order ${spec.id} answers ${error.status}` };
-        }
-        throw error;
+        if (!isRefusal(error)) throw error;
+        if (error.status === 404) context.missing.add(spec.id);
+        const how = error.status === 404 ? `no order ${spec.id}` : `order ${spec.id} answers ${error.status}`;
+        return { values: {}, how: `checked: ${how}` };
       }
       throw notHere(`an order with id ${spec.id} exists on this target`);
     }

@@ -3,6 +3,7 @@ import {
   type ApiVersion,
   type CreateOrderV1,
   type CreateOrderV2,
+  type HttpError,
   isHttpError,
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
@@ -25,10 +26,7 @@ const PLACEMENT_CAUSES =
   'the vendor names an invalid address, an invalid product or an outdated category sku (give a product you order with --order-fixture)';
 
 /** What creating orders reads of the run's options, and the clients and ledger it creates them with. */
-export type CreatedOrdersOptions = Pick<
-  VerifyOptions,
-  'orderBodies' | 'pollIntervalMs' | 'requestTimeoutMs'
-> & {
+export type CreateOptions = Pick<VerifyOptions, 'orderBodies' | 'pollIntervalMs' | 'requestTimeoutMs'> & {
   readonly clients: TargetClients;
   readonly ledger: Ledger;
   /** Aborts the waits (an interrupt); a create already sent still runs to its answer. */
@@ -38,12 +36,12 @@ export type CreatedOrdersOptions = Pick<
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 export const notHere = (reason: string) => new ArrangeError('not-verifiable', reason);
+/** The target refused the request; 429 and 5xx (after the client's retries) say it is busy. */
+export const isRefusal = (error: unknown): error is HttpError =>
+  isHttpError(error) && error.status < 500 && error.status !== 429;
 
-/**
- * The run's own orders: each ledgered before its create leaves, then awaited until its ledger deadline.
- * The function it returns creates, waits for and finishes one order as `spec` says, and says how.
- */
-export function createdOrders(options: CreatedOrdersOptions) {
+/** Creates, waits for and finishes orders as specs say: each ledgered first, awaited until its deadline. */
+export function createdOrders(options: CreateOptions) {
   const { clients, ledger, signal, pollIntervalMs } = options;
   /** Per version (one body each): aborted, with the reason, once one of its orders failed creation. */
   const doomed = memo((_version: ApiVersion) => {
@@ -180,8 +178,8 @@ function orderBody(
 }
 
 /**
- * An error met while arranging, as a verdict: no answer, 429 or 5xx (after the client's retries) is
- * an unavailable target, a schema-breaking answer a broken contract, a refusal a state out of reach.
+ * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target,
+ * a schema-breaking answer a broken contract, a refusal a state out of reach.
  */
 export function toArrangeError(error: unknown): ArrangeError {
   if (isArrangeError(error)) return error;
@@ -191,7 +189,6 @@ export function toArrangeError(error: unknown): ArrangeError {
       cause: error,
     });
   }
-  const down =
-    isTransportError(error) || (isHttpError(error) && (error.status >= 500 || error.status === 429));
+  const down = isTransportError(error) || (isHttpError(error) && !isRefusal(error));
   return new ArrangeError(down ? 'target-unavailable' : 'not-verifiable', message, { cause: error });
 }

@@ -1,8 +1,8 @@
-import { type ApiVersion, isHttpError, operations, queryKeys } from '@print-contracts/client';
+import { type ApiVersion, operations, queryKeys } from '@print-contracts/client';
 import { PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/consumer-contracts/vocabulary';
 import type { PlannedInteraction } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
-import { notHere } from './created-orders.js';
+import { isRefusal, notHere } from './created-orders.js';
 import { memo } from './listed-orders.js';
 
 const SAMPLE_DATA =
@@ -10,8 +10,7 @@ const SAMPLE_DATA =
 
 /**
  * Finds out whether a sample-data credential set answers an id no order has, and whether its list honours
- * the parameters sent; its check throws why an interaction cannot be verified there (or the client's error).
- * Only for `--mode sample`: a live target that ignores them broke the contract.
+ * the parameters sent. Only for `--mode sample`: a live target that ignores them broke the contract.
  */
 export function sampleDataProbe(clients: TargetClients, signal: AbortSignal) {
   const refusesUnknownId = memo((version: ApiVersion, id: string) =>
@@ -25,7 +24,7 @@ export function sampleDataProbe(clients: TargetClients, signal: AbortSignal) {
           );
         },
         (error: unknown) => {
-          if (!isHttpError(error) || error.status >= 500 || error.status === 429) throw error;
+          if (!isRefusal(error)) throw error;
         },
       ),
   );
@@ -57,6 +56,7 @@ export function sampleDataProbe(clients: TargetClients, signal: AbortSignal) {
     if (pastTheEnd && page.orders.length > 0) throw ignores('the offset, answering orders past the last one');
   }
 
+  /** Throws why the interaction cannot be verified on this sample-data set (or the client's error). */
   return async (planned: PlannedInteraction): Promise<void> => {
     const { interaction, version } = planned;
     if (interaction.expects === 'refusal' && planned.credentials === 'real') {

@@ -28,14 +28,8 @@ export async function runCleanup(
 ): Promise<ExitCode> {
   const say = (line: string) => io.say(redact(line, io.secrets));
   const ledger = Ledger.open(command.ledgerPath, 'cleanup', command.creationTimeoutMs);
-  for (const entry of ledger.open()) {
-    if (entry.embedded) {
-      ledger.record('closed', entry.key, {
-        outcome: 'gone',
-        note: 'the embedded sample API ended with its run',
-      });
-    }
-  }
+  const gone = { outcome: 'gone', note: 'the embedded sample API ended with its run' } as const;
+  for (const entry of ledger.open()) if (entry.embedded) ledger.record('closed', entry.key, gone);
   const open = ledger.open();
   if (open.length === 0) {
     ledger.removeIfSettled();

@@ -14,9 +14,8 @@ const CLOCK_SKEW_MS = 15 * 60_000;
  * and version), and crossed off when the scan saw every order of their window.
  */
 export async function scanUnresolved(context: SettleContext, say: (line: string) => void): Promise<void> {
-  const { ledger, signal } = context;
   const groups = new Map<string, LedgerEntry[]>();
-  for (const entry of ledger.open()) {
+  for (const entry of context.ledger.open()) {
     if (entry.uuid !== undefined) continue;
     const key = `${entry.target}|${entry.credential}|${entry.version}|${entry.reference}`;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
@@ -31,27 +30,23 @@ export async function scanUnresolved(context: SettleContext, say: (line: string)
       continue;
     }
     say(`  ${many} without a uuid: looking for orders with reference "${reference}" at ${target}`);
-    const found = await scan(clients, entries, say, signal).catch((error: unknown) => {
+    await scan(context, clients, entries, say).catch((error: unknown) => {
       say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
     });
-    if (!found?.complete) continue;
-    for (const entry of entries) {
-      const note = `scan found ${found.cancelled} to cancel`;
-      ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
-    }
   }
 }
 
 /**
  * Once `entries` are past their deadlines, reads the caller's orders since the first create in full
- * (the list shows no reference) and cancels those with their reference; complete when nothing was missed.
+ * (the list shows no reference) and cancels those with their reference; crosses `entries` off when
+ * nothing was missed.
  */
 async function scan(
+  { ledger, signal }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
   say: (line: string) => void,
-  signal: AbortSignal,
-): Promise<{ cancelled: number; complete: boolean }> {
+): Promise<void> {
   const [{ reference, credential, version }] = entries;
   const client = clients.client(credential, version);
   const wait = Math.max(...entries.map((entry) => Date.parse(entry.deadline) || 0)) - Date.now();
@@ -103,5 +98,9 @@ async function scan(
     complete = false;
   }
   say(`  found ${cancelled + already} orders with it: cancelled ${cancelled}, already cancelled ${already}`);
-  return { cancelled, complete };
+  if (!complete) return;
+  for (const entry of entries) {
+    const note = `scan found ${cancelled} to cancel`;
+    ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
+  }
 }

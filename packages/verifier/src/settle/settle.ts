@@ -51,13 +51,11 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   const { ledger } = context;
   const mine = () => ledger.open().filter((entry) => entry.run === ledger.run);
   const problems = await settleOrders(mine(), context);
+  // The run's orders are all on its own target: embedded ones end with it.
+  const gone = { outcome: 'gone', note: 'the embedded sample API ends with the run' } as const;
   for (const entry of mine()) {
-    // The run's orders are all on its own target: embedded ones end with it.
     if (entry.embedded) {
-      ledger.record('closed', entry.key, {
-        outcome: 'gone',
-        note: 'the embedded sample API ends with the run',
-      });
+      ledger.record('closed', entry.key, gone);
     } else if (entry.uuid === undefined) {
       problems.push(
         `${describeEntry(entry)}: its create got no answer (${entry.unresolved ?? 'the run ended first'}); pnpm verify --cleanup finds it by the run's reference "${entry.reference}"`,
@@ -77,10 +75,7 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   };
 }
 
-/**
- * Cancels every entry with a uuid, a few at a time, and crosses it off; returns why each one that
- * stays open does. Entries without a uuid are left to `--cleanup`'s scan by reference.
- */
+/** Cancels and crosses off every entry with a uuid, a few at a time; returns why each that stays open does. */
 export async function settleOrders(
   entries: readonly LedgerEntry[],
   context: SettleContext,
