@@ -58,9 +58,27 @@ export function refuseCredentialArguments(args: readonly string[], shortFlags = 
   }
 }
 
-/** The broker secrets in the environment, to scrub from everything printed. */
+/** Credentials for the broker's HTTP API: a bearer token, or basic auth. */
+export interface BrokerAuth {
+  readonly token?: string;
+  readonly username?: string;
+  readonly password?: string;
+}
+
+/** The credentials in the environment: PACT_BROKER_TOKEN, else PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD. */
+export function brokerAuth(env: Env): BrokerAuth {
+  const token = env.PACT_BROKER_TOKEN?.trim();
+  const username = env.PACT_BROKER_USERNAME?.trim();
+  const password = env.PACT_BROKER_PASSWORD;
+  if (username && !password) throw new UsageError('PACT_BROKER_USERNAME is set without PACT_BROKER_PASSWORD');
+  return token ? { token } : username ? { username, password } : {};
+}
+
+/** The broker secrets in the environment, as given and as `brokerAuth` sends them, to scrub from everything printed. */
 export const brokerSecrets = (env: Env): string[] =>
-  [env.PACT_BROKER_TOKEN, env.PACT_BROKER_PASSWORD].filter((value): value is string => Boolean(value));
+  [env.PACT_BROKER_TOKEN, env.PACT_BROKER_TOKEN?.trim(), env.PACT_BROKER_PASSWORD].filter(
+    (value): value is string => Boolean(value),
+  );
 
 /** Which credentials the Pact CLI will send, by the variable's name only. */
 export function describeAuth(env: Env): string {

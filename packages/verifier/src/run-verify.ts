@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brokerSecrets } from '@print-contracts/broker';
 import { ENV, redact } from '@print-contracts/client';
 import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
@@ -53,9 +54,9 @@ const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { 
  * it prints holds a secret.
  */
 export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<ExitCode> {
-  const secrets = [ENV.secret, OTHER_SECRET_ENV, 'PACT_BROKER_TOKEN', 'PACT_BROKER_PASSWORD']
-    .map((name) => io.env[name])
-    .filter((value): value is string => Boolean(value));
+  const secrets = [io.env[ENV.secret], io.env[OTHER_SECRET_ENV], ...brokerSecrets(io.env)].filter(
+    (value): value is string => Boolean(value),
+  );
   try {
     const command = parseVerifyArgs(argv, io.env, io.cwd);
     if (command.kind === 'help') {
@@ -95,11 +96,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
   try {
     started = await startTarget(options.target);
     const { target } = started;
-    const { password, token } = options.broker?.auth ?? {};
-    secrets.push(
-      ...targetSecrets(target),
-      ...[password, token].filter((value): value is string => Boolean(value)),
-    );
+    secrets.push(...targetSecrets(target));
     clients = new TargetClients(target, options.requestTimeoutMs);
     const [pacts] = await Promise.all([
       loadPacts(options, clients, io.cwd),

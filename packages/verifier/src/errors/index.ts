@@ -1,6 +1,5 @@
 export { ArrangeError, type ArrangeVerdict, isArrangeError } from './arrange-error.js';
 export { BrokerError, isBrokerError } from './broker-error.js';
-export { IncompleteBodyError, isIncompleteBodyError } from './incomplete-body-error.js';
 export { isPactFileError, PactFileError } from './pact-file-error.js';
 export { isReplayError, ReplayError } from './replay-error.js';
 export { isTargetError, TargetError } from './target-error.js';

@@ -9,14 +9,13 @@ export const VERIFIER_ERROR_CODES = {
   broker: 'ERR_VERIFY_BROKER',
   replay: 'ERR_VERIFY_REPLAY',
   arrange: 'ERR_VERIFY_ARRANGE',
-  incompleteBody: 'ERR_VERIFY_INCOMPLETE_BODY',
 } as const;
 
 export type VerifierErrorCode = (typeof VERIFIER_ERROR_CODES)[keyof typeof VERIFIER_ERROR_CODES];
 
 /**
  * Base of the verifier's own errors: one line, no credentials. Those reaching the command mean
- * exit 2; `ArrangeError` and `IncompleteBodyError` never leave their stage.
+ * exit 2; `ArrangeError` never leaves its stage.
  */
 export class VerifierError extends CodedError<VerifierErrorCode> {
   override readonly name: string = 'VerifierError';

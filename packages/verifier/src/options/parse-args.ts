@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { brokerAuth, checkBrokerUrl, isUsageError as isBrokerUsageError } from '@print-contracts/broker';
 import { API_BASE_PATH, API_VERSIONS, withoutUserInfo } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
@@ -209,31 +210,30 @@ function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
       throw new UsageError('--publish needs a Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
     return undefined;
   }
-  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : '')) {
-    throw new UsageError(`the Pact Broker URL "${url}" is not an http(s) URL`);
-  }
-  if (publish && !providerVersion) {
-    throw new UsageError(
-      '--publish needs --provider-version: the broker files results under a provider version',
-    );
-  }
-  const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
-    const selector = parseJson(text);
-    if (!isJsonObject(selector)) {
-      throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
+  try {
+    const checkedUrl = checkBrokerUrl(url);
+    if (publish && !providerVersion) {
+      throw new UsageError(
+        '--publish needs --provider-version: the broker files results under a provider version',
+      );
     }
-    return selector;
-  });
-  const token = env.PACT_BROKER_TOKEN?.trim();
-  const username = env.PACT_BROKER_USERNAME?.trim();
-  const password = env.PACT_BROKER_PASSWORD;
-  if (username && !password) throw new UsageError('PACT_BROKER_USERNAME is set without PACT_BROKER_PASSWORD');
-  return {
-    url: url.replace(/\/+$/, ''),
-    auth: token ? { token } : username ? { username, password } : {},
-    selectors: selectors.length > 0 ? selectors : [{ mainBranch: true }, { deployedOrReleased: true }],
-    providerVersion,
-    providerBranch: values['provider-branch'],
-    publish,
-  };
+    const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
+      const selector = parseJson(text);
+      if (!isJsonObject(selector)) {
+        throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
+      }
+      return selector;
+    });
+    return {
+      url: checkedUrl,
+      auth: brokerAuth(env),
+      selectors: selectors.length > 0 ? selectors : [{ mainBranch: true }, { deployedOrReleased: true }],
+      providerVersion,
+      providerBranch: values['provider-branch'],
+      publish,
+    };
+  } catch (error) {
+    // The broker package's usage errors (the URL, the credentials) print as the verifier's own.
+    throw isBrokerUsageError(error) ? new UsageError(error.message) : error;
+  }
 }

@@ -1,3 +1,4 @@
+import type { BrokerConnection } from '@print-contracts/broker';
 import type { ApiVersion, CreateOrderV1, CreateOrderV2 } from '@print-contracts/client';
 import type { parseVerifyArgs } from './parse-args.js';
 
@@ -26,9 +27,7 @@ export type TargetOptions =
       readonly credentials: TargetCredentials;
     };
 
-export interface BrokerOptions {
-  readonly url: string;
-  readonly auth: { readonly token?: string; readonly username?: string; readonly password?: string };
+export interface BrokerOptions extends BrokerConnection {
   readonly selectors: readonly Readonly<Record<string, unknown>>[];
   readonly providerVersion: string | undefined;
   readonly providerBranch: string | undefined;

@@ -1,15 +1,21 @@
 import { describeTransportFailure } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
-import { BrokerError } from '../errors/broker-error.js';
-import type { BrokerOptions } from '../options/verify-options.js';
+import type { BrokerAuth } from './broker-options.js';
+import { BrokerRequestError } from './errors/broker-request-error.js';
+
+/** A Pact Broker's base URL (checked by `checkBrokerUrl`) and the credentials for it. */
+export interface BrokerConnection {
+  readonly url: string;
+  readonly auth: BrokerAuth;
+}
 
 /**
- * One JSON request to the Pact Broker (HAL). Errors are `BrokerError`s naming the URL and
- * the status; the credentials never appear in them.
+ * One JSON request to the Pact Broker (HAL). Errors are `BrokerRequestError`s naming the URL
+ * and the status; the credentials never appear in them.
  */
 export async function brokerJson(
   dispatcher: Dispatcher,
-  broker: BrokerOptions,
+  broker: BrokerConnection,
   url: string,
   options: { method?: 'GET' | 'POST'; body?: unknown; timeoutMs: number },
 ): Promise<unknown> {
@@ -36,23 +42,25 @@ export async function brokerJson(
     status = response.statusCode;
     text = await response.body.text();
   } catch (error) {
-    throw new BrokerError(
+    throw new BrokerRequestError(
       `cannot reach the Pact Broker at ${target.origin}: ${describeTransportFailure(error).replace('the target', 'it')}`,
     );
   }
   if (status === 401 || status === 403) {
-    throw new BrokerError(
+    throw new BrokerRequestError(
       `the Pact Broker refused the credentials (status ${status}); check PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD`,
     );
   }
   if (status < 200 || status > 299) {
-    throw new BrokerError(
+    throw new BrokerRequestError(
       `the Pact Broker answered ${status} to ${options.method ?? 'GET'} ${target.pathname}`,
     );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new BrokerError(`the Pact Broker answered ${target.pathname} with something that is not JSON`);
+    throw new BrokerRequestError(
+      `the Pact Broker answered ${target.pathname} with something that is not JSON`,
+    );
   }
 }
