@@ -44,11 +44,12 @@ export async function runCleanup(
 
   // One set of clients per target; none without the main credentials.
   const clients = new Map<string, TargetClients>();
-  for (const baseUrl of new Set(open.map((entry) => entry.target))) {
-    if (!main) break;
-    const credentials = { main, other };
-    const target = { kind: 'url', baseUrl, mode: 'sample', controlOrigin: undefined, credentials } as const;
-    clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs));
+  if (main) {
+    for (const baseUrl of new Set(open.map((entry) => entry.target))) {
+      const credentials = { main, other };
+      const target = { kind: 'url', baseUrl, mode: 'sample', controlOrigin: undefined, credentials } as const;
+      clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs));
+    }
   }
   const context: SettleContext = {
     ledger,
