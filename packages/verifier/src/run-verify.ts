@@ -128,15 +128,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     let replayed: Replayed | undefined;
     let broke: { error: unknown } | undefined;
     try {
-      const arrangement = await arrange(plan, {
-        clients,
-        ledger,
-        bodies: options.orderBodies,
-        pollIntervalMs: options.pollIntervalMs,
-        timeoutMs: options.requestTimeoutMs,
-        signal: work.signal,
-        progress,
-      });
+      const arrangement = await arrange(plan, { ...options, clients, ledger, signal: work.signal, progress });
       replayed = await replay(arrangement, {
         runner,
         target,
@@ -165,8 +157,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     const budget = settleBudget(io.signal);
     const settlement = await settle({
       ledger,
-      clients,
-      embedded: started.sampleApi ? target.baseUrl : undefined,
+      clientsFor: () => clients,
       pollIntervalMs: options.pollIntervalMs,
       secrets,
       signal: budget.signal,

@@ -1,11 +1,11 @@
-import { isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
+import { LIST_LIMIT_MAX } from '@print-contracts/client';
 import { findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
 import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
-import { CreatedOrders, type CreatedOrdersOptions, notHere, toArrangeError } from './created-orders.js';
-import { ListedOrders } from './listed-orders.js';
-import { SampleDataProbe } from './sample-data.js';
+import { type CreateOptions, createdOrders, isRefusal, notHere, toArrangeError } from './created-orders.js';
+import { listedOrders } from './listed-orders.js';
+import { sampleDataProbe } from './sample-data.js';
 
 /** Values a provider state hands to Pact for injection (`${id}`, `${uuid}`). */
 export type StateValues = Readonly<Record<string, string | number>>;
@@ -32,22 +32,20 @@ export interface Arrangement {
   readonly missing: ReadonlySet<string>;
 }
 
-export interface ArrangeOptions extends CreatedOrdersOptions {
-  readonly progress: (line: string) => void;
-}
+export type ArrangeOptions = CreateOptions & { readonly progress: (line: string) => void };
 
 /** The arrange stage: reaches every fixture of the plan once, all at once, and says how as each settles. */
 export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
   const { clients, signal } = options;
-  const listed = new ListedOrders(clients, signal);
-  const probe = clients.target.mode === 'sample' ? new SampleDataProbe(clients, signal) : undefined;
+  const listed = listedOrders(clients, signal);
+  const probe = clients.target.mode === 'sample' ? sampleDataProbe(clients, signal) : undefined;
   // What the target lists before the run creates anything: only that counts as "listed".
   await Promise.allSettled(
     plan.fixtures.flatMap(({ spec, version }) =>
       spec.kind === 'listed' ? [listed.page(spec.credential, version)] : [],
     ),
   );
-  const context: Reach = { created: new CreatedOrders(options), listed, plan, options, missing: new Set() };
+  const context: Reach = { create: createdOrders(options), listed, plan, options, missing: new Set() };
   const results = new Map<string, Promise<Reached | ArrangeError>>();
   const reached = new Set<string>();
   // Each settles once its fixture is reached, or once it waits for an order being created.
@@ -70,8 +68,8 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
     if (planned.decided) return decide(planned.decided);
     const states: (ArrangedState | undefined)[] = [];
     for (const fixture of planned.fixtures) {
-      const result = fixture && (await results.get(fixture.key));
-      if (!fixture || !result) {
+      const result = await results.get(fixture.key);
+      if (!result) {
         states.push(undefined);
       } else if (isArrangeError(result)) {
         const reason = `state "${fixture.label}" could not be arranged: ${result.message}`;
@@ -87,7 +85,7 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
         states.push({ label: fixture.label, how: result.how, values: result.values });
       }
     }
-    const limited = await probe?.check(planned).then(() => undefined, toArrangeError);
+    const limited = await probe?.(planned).then(() => undefined, toArrangeError);
     return limited
       ? decide({ verdict: limited.verdict, reason: limited.message })
       : { planned, decided: undefined, states };
@@ -95,7 +93,7 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
 
   await Promise.all(firstWave);
   const first = plan.interactions.filter((planned) =>
-    planned.fixtures.every((fixture) => !fixture || reached.has(fixture.key)),
+    planned.fixtures.every((fixture) => reached.has(fixture.key)),
   );
   const ready = await Promise.all(first.map(arrangeOne));
   const byId = new Map(ready.map((item) => [item.planned.id, item]));
@@ -104,8 +102,8 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
 }
 
 interface Reach {
-  readonly created: CreatedOrders;
-  readonly listed: ListedOrders;
+  readonly create: ReturnType<typeof createdOrders>;
+  readonly listed: ReturnType<typeof listedOrders>;
   readonly plan: Plan;
   readonly options: ArrangeOptions;
   readonly missing: Set<string>;
@@ -117,12 +115,12 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
   const { clients, signal } = context.options;
   const create = async (created: CreatedSpec, why = '') => {
     waiting();
-    const made = await context.created.arrange(version, created, `state "${fixture.label}"`);
+    const made = await context.create(version, created, `state "${fixture.label}"`);
     return { values: valuesOf(made), how: why + made.how };
   };
   switch (spec.kind) {
     case 'listed': {
-      const order = await context.listed.find(spec.credential, version, spec.want, spec.needsUuid);
+      const order = await context.listed.find(spec, version);
       if (order) return { values: valuesOf(order), how: order.how };
       if (!spec.orElse) throw notHere(`this target ${spec.orElseWhy}`);
       return create(spec.orElse, 'no listed order had it: ');
@@ -133,14 +131,10 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
       try {
         await clients.client('main', version).getOrder(spec.id, { signal, validate: false });
       } catch (error) {
-        if (isHttpError(error) && error.status === 404) {
-          context.missing.add(spec.id);
-          return { values: {}, how: `checked: no order ${spec.id}` };
-        }
-        if (isHttpError(error) && error.status < 500 && error.status !== 429) {
-          return { values: {}, how: `checked: order ${spec.id} answers ${error.status}` };
-        }
-        throw error;
+        if (!isRefusal(error)) throw error;
+        if (error.status === 404) context.missing.add(spec.id);
+        const how = error.status === 404 ? `no order ${spec.id}` : `order ${spec.id} answers ${error.status}`;
+        return { values: {}, how: `checked: ${how}` };
       }
       throw notHere(`an order with id ${spec.id} exists on this target`);
     }
@@ -169,7 +163,7 @@ const valuesOf = (order: { id: number; uuid: string | undefined }): StateValues 
 function stateLine(plan: Plan, fixture: FixtureRequest, result: Reached | ArrangeError, ms: number): string {
   const users = plan.interactions
     .flatMap((planned) => (planned.decided ? [] : planned.fixtures))
-    .filter((used) => used?.key === fixture.key).length;
+    .filter((used) => used.key === fixture.key).length;
   const shared = users > 1 ? ` (for ${users} interactions)` : '';
   const clip = (text: string) => (text.length > 240 ? `${text.slice(0, 239)}…` : text);
   const outcome = isArrangeError(result)

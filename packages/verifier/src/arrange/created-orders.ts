@@ -3,6 +3,7 @@ import {
   type ApiVersion,
   type CreateOrderV1,
   type CreateOrderV2,
+  type HttpError,
   isHttpError,
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
@@ -14,7 +15,7 @@ import {
 } from '@print-contracts/client';
 import { ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { OrderBodies } from '../options/verify-options.js';
+import type { OrderBodies, VerifyOptions } from '../options/verify-options.js';
 import type { CreatedSpec } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
@@ -24,37 +25,56 @@ import { type ArrangedOrder, memo } from './listed-orders.js';
 const PLACEMENT_CAUSES =
   'the vendor names an invalid address, an invalid product or an outdated category sku (give a product you order with --order-fixture)';
 
-export interface CreatedOrdersOptions {
+/** What creating orders reads of the run's options, and the clients and ledger it creates them with. */
+export type CreateOptions = Pick<VerifyOptions, 'orderBodies' | 'pollIntervalMs' | 'requestTimeoutMs'> & {
   readonly clients: TargetClients;
   readonly ledger: Ledger;
-  readonly bodies: OrderBodies;
-  readonly pollIntervalMs: number;
-  readonly timeoutMs: number;
   /** Aborts the waits (an interrupt); a create already sent still runs to its answer. */
   readonly signal: AbortSignal;
-}
+};
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 export const notHere = (reason: string) => new ArrangeError('not-verifiable', reason);
+/** The target refused the request; 429 and 5xx (after the client's retries) say it is busy. */
+export const isRefusal = (error: unknown): error is HttpError =>
+  isHttpError(error) && error.status < 500 && error.status !== 429;
 
-/** The run's own orders: each ledgered before its create leaves, then awaited until its ledger deadline. */
-export class CreatedOrders {
-  readonly #options: CreatedOrdersOptions;
+/** Creates, waits for and finishes orders as specs say: each ledgered first, awaited until its deadline. */
+export function createdOrders(options: CreateOptions) {
+  const { clients, ledger, signal, pollIntervalMs } = options;
   /** Per version (one body each): aborted, with the reason, once one of its orders failed creation. */
-  readonly #doomed = memo((_version: ApiVersion) => {
-    const doomed = new AbortController();
-    setMaxListeners(0, doomed.signal); // every order of the body listens
-    return doomed;
+  const doomed = memo((_version: ApiVersion) => {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal); // every order of the body listens
+    return controller;
   });
 
-  constructor(options: CreatedOrdersOptions) {
-    this.#options = options;
+  /** The order once readable, or the client's error saying its creation failed or it was not in time. */
+  async function wait(client: OrdersClient<ApiVersion>, key: string, uuid: string, body?: AbortController) {
+    const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || Date.now();
+    try {
+      const order = await client.waitForOrder(uuid, {
+        timeoutMs: Math.max(0, deadline - Date.now()),
+        intervalMs: Math.min(25, pollIntervalMs),
+        maxIntervalMs: pollIntervalMs,
+        signal: body ? AbortSignal.any([signal, body.signal]) : signal,
+      });
+      ledger.record('read', key, { id: order.id });
+      return order;
+    } catch (error) {
+      if (body?.signal.aborted && !signal.aborted) {
+        throw notHere(`another order of the same body: ${body.signal.reason}`);
+      }
+      if (isOrderCreationFailedError(error)) {
+        ledger.record('closed', key, { outcome: 'creation-failed', note: error.vendorMessage });
+      }
+      if (isOrderCreationFailedError(error) || isOrderWaitTimeoutError(error)) return error;
+      throw toArrangeError(error);
+    }
   }
 
-  /** Creates, waits for and finishes one order as `spec` says, and says how. Throws `ArrangeError`. */
-  async arrange(version: ApiVersion, spec: CreatedSpec, source: string): Promise<ArrangedOrder> {
-    const { clients, ledger, signal } = this.#options;
+  return async (version: ApiVersion, spec: CreatedSpec, source: string): Promise<ArrangedOrder> => {
     // Stopped before this state's turn: nothing is created after the user asked to stop.
     if (signal.aborted) throw notHere('not arranged: the run was interrupted');
     const client = clients.client(spec.credential, version);
@@ -63,17 +83,17 @@ export class CreatedOrders {
     const origin = controlled ? clients.target.controlOrigin : undefined;
     if (controlled && !origin) throw notHere('the target has no control surface');
     const key = ledger.creating(clients.target, { credential: spec.credential, version, source }, origin);
-    const body = orderBody(this.#options.bodies, version, ledger.reference, spec.product);
+    const body = orderBody(options.orderBodies, version, ledger.reference, spec.product);
     // Never aborted: a create the target may already have accepted must bring back its uuid.
     const { uuid } = await client
       .send('createOrder', { body }, { retryUnprocessed: true })
       .catch((error: unknown) => {
         throw createFailed(ledger, key, error);
       });
-    ledger.created(key, uuid);
+    ledger.record('created', key, { uuid });
 
     if (spec.product === 'unknown') {
-      const waited = await this.#wait(client, key, uuid);
+      const waited = await wait(client, key, uuid);
       const how = `created order ${uuid} for a product no vendor sells; its creation failed`;
       if (isOrderCreationFailedError(waited)) return { id: 0, uuid, how };
       throw notHere(
@@ -82,10 +102,10 @@ export class CreatedOrders {
           : `the target processed order ${uuid} for a product no vendor sells, so its creation did not fail`,
       );
     }
-    let order = await this.#wait(client, key, uuid, this.#doomed(version));
+    let order = await wait(client, key, uuid, doomed(version));
     if (isOrderCreationFailedError(order)) {
       const reason = `order ${uuid} failed creation ("${order.vendorMessage}"); ${PLACEMENT_CAUSES}`;
-      this.#doomed(version).abort(reason);
+      doomed(version).abort(reason);
       throw notHere(reason);
     }
     if (isOrderWaitTimeoutError(order)) {
@@ -98,12 +118,12 @@ export class CreatedOrders {
     let how = `created test order ${order.id}`;
     if (spec.after === 'cancel') {
       await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal });
-      ledger.close(key, 'cancelled');
+      ledger.record('closed', key, { outcome: 'cancelled' });
       order = await client.getOrder(uuid, { signal });
       how += ', then cancelled it';
     } else if (controlled && origin) {
-      ledger.controlled(key);
-      const { timeoutMs } = this.#options;
+      ledger.record('controlled', key, {});
+      const timeoutMs = options.requestTimeoutMs;
       await setControlState(clients.dispatcher, origin, uuid, spec.after, { timeoutMs, signal });
       order = await client.getOrder(uuid, { signal });
       how += `, put ${spec.after} through the control surface`;
@@ -114,52 +134,26 @@ export class CreatedOrders {
       );
     }
     return { id: order.id, uuid: order.uuid ?? uuid, how };
-  }
-
-  /** The order once readable, or the client's error saying its creation failed or it was not in time. */
-  async #wait(client: OrdersClient<ApiVersion>, key: string, uuid: string, doomed?: AbortController) {
-    const { ledger, pollIntervalMs, signal } = this.#options;
-    const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || Date.now();
-    try {
-      const order = await client.waitForOrder(uuid, {
-        timeoutMs: Math.max(0, deadline - Date.now()),
-        intervalMs: Math.min(25, pollIntervalMs),
-        maxIntervalMs: pollIntervalMs,
-        signal: doomed ? AbortSignal.any([signal, doomed.signal]) : signal,
-      });
-      ledger.read(key, order.id);
-      return order;
-    } catch (error) {
-      if (doomed?.signal.aborted && !signal.aborted) {
-        throw notHere(`another order of the same body: ${doomed.signal.reason}`);
-      }
-      if (isOrderCreationFailedError(error)) ledger.close(key, 'creation-failed', error.vendorMessage);
-      if (isOrderCreationFailedError(error) || isOrderWaitTimeoutError(error)) return error;
-      throw toArrangeError(error);
-    }
-  }
+  };
 }
 
 /** Crosses off a create the target refused (or the client never sent), or marks it unresolved; says why. */
 function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError {
+  const message = messageOf(error);
+  const notCreated = (note: string) => ledger.record('closed', key, { outcome: 'not-created', note });
   if (isHttpError(error)) {
-    ledger.close(key, 'not-created', `status ${error.status}`);
-    const busy = error.status === 429 || error.status === 503;
-    const refused = `the target refused to create the order (${error.message})`;
-    return busy
+    notCreated(`status ${error.status}`);
+    const refused = `the target refused to create the order (${message})`;
+    return error.status === 429 || error.status === 503
       ? new ArrangeError('target-unavailable', refused)
       : notHere(`${refused}; ${PLACEMENT_CAUSES}`);
   }
   if (isRequestValidationError(error)) {
-    ledger.close(key, 'not-created', 'refused by the client before sending');
-    return notHere(`the order body is not valid: ${error.message}`);
+    notCreated('refused by the client before sending');
+    return notHere(`the order body is not valid: ${message}`);
   }
-  const message = messageOf(error);
-  if (isTransportError(error) && error.failure === 'refused') {
-    ledger.close(key, 'not-created', 'the connection was refused');
-  } else {
-    ledger.unresolved(key, message);
-  }
+  if (isTransportError(error) && error.failure === 'refused') notCreated('the connection was refused');
+  else ledger.record('unresolved', key, { reason: message });
   return new ArrangeError('target-unavailable', `creating the order got no answer: ${message}`, {
     cause: error,
   });
@@ -184,8 +178,8 @@ function orderBody(
 }
 
 /**
- * An error met while arranging, as a verdict: no answer, 429 or 5xx (after the client's retries) is
- * an unavailable target, a schema-breaking answer a broken contract, a refusal a state out of reach.
+ * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target,
+ * a schema-breaking answer a broken contract, a refusal a state out of reach.
  */
 export function toArrangeError(error: unknown): ArrangeError {
   if (isArrangeError(error)) return error;
@@ -195,7 +189,6 @@ export function toArrangeError(error: unknown): ArrangeError {
       cause: error,
     });
   }
-  const down =
-    isTransportError(error) || (isHttpError(error) && (error.status >= 500 || error.status === 429));
+  const down = isTransportError(error) || (isHttpError(error) && !isRefusal(error));
   return new ArrangeError(down ? 'target-unavailable' : 'not-verifiable', message, { cause: error });
 }

@@ -5,7 +5,7 @@ import {
   type OrderDetail,
   type OrderSummary,
 } from '@print-contracts/client';
-import type { ListedWant } from '../plan/fixture-spec.js';
+import type { FixtureSpec } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
 
@@ -47,41 +47,31 @@ const LINES = {
  * Orders the target already lists (first pages, read before the run creates anything, and the
  * orders a state looks into in full): read-only interactions use them instead of creating orders.
  */
-export class ListedOrders {
-  readonly #clients: TargetClients;
-  readonly #signal: AbortSignal;
-
-  constructor(clients: TargetClients, signal: AbortSignal) {
-    this.#clients = clients;
-    this.#signal = signal;
-  }
-
-  readonly page = memo((role: CredentialRole, version: ApiVersion) =>
-    this.#clients
+export function listedOrders(clients: TargetClients, signal: AbortSignal) {
+  const page = memo((role: CredentialRole, version: ApiVersion) =>
+    clients
       .client(role, version)
-      .listOrders({ limit: LIST_LIMIT_MAX }, { signal: this.#signal })
+      .listOrders({ limit: LIST_LIMIT_MAX }, { signal })
       .then((answer) => answer.orders),
   );
-
   /** One order in full; undefined when it breaks the client's schema (the read interactions will say so). */
-  readonly #detail = memo((role: CredentialRole, version: ApiVersion, id: number) =>
-    this.#clients
+  const detail = memo((role: CredentialRole, version: ApiVersion, id: number) =>
+    clients
       .client(role, version)
-      .getOrder(id, { signal: this.#signal })
+      .getOrder(id, { signal })
       .catch((error: unknown) => {
         if (isResponseValidationError(error)) return undefined;
         throw error;
       }),
   );
 
-  /** A listed order with what `want` asks (and a uuid when `needsUuid`), or undefined. */
-  async find(
-    role: CredentialRole,
+  /** A listed order with what the spec wants (and a uuid when it needs one), or undefined. */
+  async function find(
+    spec: Extract<FixtureSpec, { kind: 'listed' }>,
     version: ApiVersion,
-    want: ListedWant,
-    needsUuid: boolean,
   ): Promise<ArrangedOrder | undefined> {
-    const candidates = (await this.page(role, version)).filter(
+    const { credential: role, want, needsUuid } = spec;
+    const candidates = (await page(role, version)).filter(
       (order) =>
         (!needsUuid || order.uuid !== null) && (want.kind !== 'status' || order.status === want.status),
     );
@@ -98,10 +88,12 @@ export class ListedOrders {
     const pool = candidates.slice(0, MAX_DETAILS);
     for (let start = 0; start < pool.length; start += DETAIL_CONCURRENCY) {
       const batch = pool.slice(start, start + DETAIL_CONCURRENCY);
-      const details = await Promise.all(batch.map((order) => this.#detail(role, version, order.id)));
-      const match = batch[details.findIndex((detail) => detail?.lines.some(has))];
+      const details = await Promise.all(batch.map((order) => detail(role, version, order.id)));
+      const match = batch[details.findIndex((order) => order?.lines.some(has))];
       if (match) return found(match, what);
     }
     return undefined;
   }
+
+  return { page, find };
 }

@@ -1,45 +1,22 @@
-import { type ApiVersion, isHttpError, operations, queryKeys } from '@print-contracts/client';
+import { type ApiVersion, operations, queryKeys } from '@print-contracts/client';
 import { PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/consumer-contracts/vocabulary';
 import type { PlannedInteraction } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
-import { notHere } from './created-orders.js';
+import { isRefusal, notHere } from './created-orders.js';
 import { memo } from './listed-orders.js';
 
 const SAMPLE_DATA =
   'a sample-data credential set may answer sample data whatever the request ("every endpoint answers with sample data")';
 
 /**
- * Finds out whether a sample-data credential set answers an id no order has, and whether its list
- * honours the parameters sent. Only for `--mode sample`: a live target that ignores them broke the contract.
+ * Finds out whether a sample-data credential set answers an id no order has, and whether its list honours
+ * the parameters sent. Only for `--mode sample`: a live target that ignores them broke the contract.
  */
-export class SampleDataProbe {
-  readonly #clients: TargetClients;
-  readonly #signal: AbortSignal;
-
-  constructor(clients: TargetClients, signal: AbortSignal) {
-    this.#clients = clients;
-    this.#signal = signal;
-  }
-
-  /** Throws why the interaction cannot be verified on this sample-data set (or the client's error). */
-  async check(planned: PlannedInteraction): Promise<void> {
-    const { interaction, version } = planned;
-    if (interaction.expects === 'refusal' && planned.credentials === 'real') {
-      const noOrder = interaction.states.find((state) => state.name === PROVIDER_STATES.noOrderWithId.name);
-      await this.#refusesUnknownId(version, String(noOrder?.params.id ?? UNKNOWN_ORDER_ID));
-    } else if (
-      interaction.method === 'GET' &&
-      Object.keys(interaction.query).length > 0 &&
-      interaction.expects === 'success'
-    ) {
-      await this.#honoursQuery(planned);
-    }
-  }
-
-  readonly #refusesUnknownId = memo((version: ApiVersion, id: string) =>
-    this.#clients
+export function sampleDataProbe(clients: TargetClients, signal: AbortSignal) {
+  const refusesUnknownId = memo((version: ApiVersion, id: string) =>
+    clients
       .client('main', version)
-      .getOrder(id, { signal: this.#signal, validate: false })
+      .getOrder(id, { signal, validate: false })
       .then(
         () => {
           throw notHere(
@@ -47,13 +24,13 @@ export class SampleDataProbe {
           );
         },
         (error: unknown) => {
-          if (!isHttpError(error) || error.status >= 500 || error.status === 429) throw error;
+          if (!isRefusal(error)) throw error;
         },
       ),
   );
 
   /** Sends the list interaction's own query and checks the answer keeps what the parameters promise. */
-  async #honoursQuery(planned: PlannedInteraction): Promise<void> {
+  async function honoursQuery(planned: PlannedInteraction): Promise<void> {
     const { query, states } = planned.interaction;
     const keys = queryKeys(operations.listOrders);
     const sent: Record<string, string | number> = {};
@@ -61,9 +38,9 @@ export class SampleDataProbe {
       if (!keys.includes(key) || value === undefined) return;
       sent[key] = /^\d+$/.test(value) ? Number(value) : value;
     }
-    const page = await this.#clients
+    const page = await clients
       .client('main', planned.version)
-      .send('listOrders', { query: sent }, { signal: this.#signal, validate: false });
+      .send('listOrders', { query: sent }, { signal, validate: false });
     const shown = Object.entries(sent)
       .map(([key, value]) => `${key}=${value}`)
       .join('&');
@@ -78,4 +55,19 @@ export class SampleDataProbe {
     const pastTheEnd = states.some((state) => state.name === PROVIDER_STATES.fewerOrdersThanOffset.name);
     if (pastTheEnd && page.orders.length > 0) throw ignores('the offset, answering orders past the last one');
   }
+
+  /** Throws why the interaction cannot be verified on this sample-data set (or the client's error). */
+  return async (planned: PlannedInteraction): Promise<void> => {
+    const { interaction, version } = planned;
+    if (interaction.expects === 'refusal' && planned.credentials === 'real') {
+      const noOrder = interaction.states.find((state) => state.name === PROVIDER_STATES.noOrderWithId.name);
+      await refusesUnknownId(version, String(noOrder?.params.id ?? UNKNOWN_ORDER_ID));
+    } else if (
+      interaction.method === 'GET' &&
+      Object.keys(interaction.query).length > 0 &&
+      interaction.expects === 'success'
+    ) {
+      await honoursQuery(planned);
+    }
+  };
 }

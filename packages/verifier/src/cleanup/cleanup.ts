@@ -1,9 +1,9 @@
 import { redact } from '@print-contracts/client';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
-import { Ledger, type LedgerEntry } from '../ledger/ledger.js';
+import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
-import { describeEntry, settleOrders } from '../settle/settle.js';
+import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
 import { scanUnresolved } from './reference-scan.js';
@@ -28,9 +28,8 @@ export async function runCleanup(
 ): Promise<ExitCode> {
   const say = (line: string) => io.say(redact(line, io.secrets));
   const ledger = Ledger.open(command.ledgerPath, 'cleanup', command.creationTimeoutMs);
-  for (const entry of ledger.open()) {
-    if (entry.embedded) ledger.close(entry.key, 'gone', 'the embedded sample API ended with its run');
-  }
+  const gone = { outcome: 'gone', note: 'the embedded sample API ended with its run' } as const;
+  for (const entry of ledger.open()) if (entry.embedded) ledger.record('closed', entry.key, gone);
   const open = ledger.open();
   if (open.length === 0) {
     ledger.removeIfSettled();
@@ -43,29 +42,25 @@ export async function runCleanup(
   io.secrets.push(...[main?.secret, other?.secret].filter((value): value is string => Boolean(value)));
   say(`Cleanup: ${open.length} open orders in ${command.ledgerPath}`);
 
+  // One set of clients per target; none without the main credentials.
   const clients = new Map<string, TargetClients>();
-  const clientsFor = (entry: LedgerEntry) => {
-    if (!main) return undefined;
-    const { target, controlOrigin } = entry;
-    const found =
-      clients.get(target) ??
-      new TargetClients(
-        { kind: 'url', baseUrl: target, mode: 'sample', controlOrigin, credentials: { main, other } },
-        command.requestTimeoutMs,
-      );
-    clients.set(target, found);
-    return found;
+  if (main) {
+    for (const baseUrl of new Set(open.map((entry) => entry.target))) {
+      const credentials = { main, other };
+      const target = { kind: 'url', baseUrl, mode: 'sample', controlOrigin: undefined, credentials } as const;
+      clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs));
+    }
+  }
+  const context: SettleContext = {
+    ledger,
+    clientsFor: (entry) => clients.get(entry.target),
+    pollIntervalMs: command.pollIntervalMs,
+    secrets: io.secrets,
+    signal: io.signal,
   };
   try {
-    const problems = await settleOrders(open, {
-      ledger,
-      clientsFor,
-      pollIntervalMs: command.pollIntervalMs,
-      secrets: io.secrets,
-      signal: io.signal,
-    });
-    for (const problem of problems) say(`  ${problem}`);
-    await scanUnresolved(ledger, clientsFor, say, io.signal);
+    for (const problem of await settleOrders(open, context)) say(`  ${problem}`);
+    await scanUnresolved(context, say);
     const left = ledger.open();
     const removed = ledger.removeIfSettled();
     for (const entry of left) say(`  still open: ${describeEntry(entry)}`);

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
-import type { Ledger, LedgerEntry } from '../ledger/ledger.js';
+import type { LedgerEntry } from '../ledger/ledger.js';
+import type { SettleContext } from '../settle/settle.js';
 import type { TargetClients } from '../target/clients.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
@@ -12,14 +13,9 @@ const CLOCK_SKEW_MS = 15 * 60_000;
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
  * and version), and crossed off when the scan saw every order of their window.
  */
-export async function scanUnresolved(
-  ledger: Ledger,
-  clientsFor: (entry: LedgerEntry) => TargetClients | undefined,
-  say: (line: string) => void,
-  signal: AbortSignal,
-): Promise<void> {
+export async function scanUnresolved(context: SettleContext, say: (line: string) => void): Promise<void> {
   const groups = new Map<string, LedgerEntry[]>();
-  for (const entry of ledger.open()) {
+  for (const entry of context.ledger.open()) {
     if (entry.uuid !== undefined) continue;
     const key = `${entry.target}|${entry.credential}|${entry.version}|${entry.reference}`;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
@@ -27,33 +23,30 @@ export async function scanUnresolved(
   for (const group of groups.values()) {
     const entries = group as [LedgerEntry, ...LedgerEntry[]];
     const [{ target, reference }] = entries;
-    const clients = clientsFor(entries[0]);
+    const clients = context.clientsFor(entries[0]);
     const many = `${entries.length} creates`;
     if (!clients || !reference) {
       say(`  ${many} of ${target} without a uuid cannot be looked for: no credentials or no reference`);
       continue;
     }
     say(`  ${many} without a uuid: looking for orders with reference "${reference}" at ${target}`);
-    const found = await scan(clients, entries, say, signal).catch((error: unknown) => {
+    await scan(context, clients, entries, say).catch((error: unknown) => {
       say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
     });
-    if (!found?.complete) continue;
-    for (const entry of entries) {
-      ledger.close(entry.key, 'settled-by-reference', `scan found ${found.cancelled} to cancel`);
-    }
   }
 }
 
 /**
  * Once `entries` are past their deadlines, reads the caller's orders since the first create in full
- * (the list shows no reference) and cancels those with their reference; complete when nothing was missed.
+ * (the list shows no reference) and cancels those with their reference; crosses `entries` off when
+ * nothing was missed.
  */
 async function scan(
+  { ledger, signal }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
   say: (line: string) => void,
-  signal: AbortSignal,
-): Promise<{ cancelled: number; complete: boolean }> {
+): Promise<void> {
   const [{ reference, credential, version }] = entries;
   const client = clients.client(credential, version);
   const wait = Math.max(...entries.map((entry) => Date.parse(entry.deadline) || 0)) - Date.now();
@@ -105,5 +98,9 @@ async function scan(
     complete = false;
   }
   say(`  found ${cancelled + already} orders with it: cancelled ${cancelled}, already cancelled ${already}`);
-  return { cancelled, complete };
+  if (!complete) return;
+  for (const entry of entries) {
+    const note = `scan found ${cancelled} to cancel`;
+    ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
+  }
 }

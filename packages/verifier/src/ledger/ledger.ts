@@ -40,8 +40,8 @@ export interface LedgerEntry {
   readonly outcome?: LedgerOutcome;
 }
 
-/** The fields of each event after `creating`, as the file spells them. */
-interface Events {
+/** The events after `creating`, with the fields the file gives each. */
+export interface LedgerEvents {
   created: { uuid: string };
   read: { id: number };
   controlled: object;
@@ -50,7 +50,7 @@ interface Events {
 }
 
 /** What each event changes in its entry. */
-const CHANGES: { [E in keyof Events]: (fields: Events[E]) => Partial<LedgerEntry> } = {
+const CHANGES: { [E in keyof LedgerEvents]: (fields: LedgerEvents[E]) => Partial<LedgerEntry> } = {
   created: ({ uuid }) => ({ uuid, unresolved: undefined }),
   read: ({ id }) => ({ id }),
   controlled: () => ({ controlled: true }),
@@ -98,7 +98,7 @@ export class Ledger {
       try {
         const { event, key, ...fields } = JSON.parse(line);
         if (event === 'creating') ledger.#entries.set(key, { key, ...fields });
-        else if (Object.hasOwn(CHANGES, event)) ledger.#change(event, key, fields);
+        else if (Object.hasOwn(CHANGES, event)) ledger.#apply(event, key, fields);
       } catch {
         // A blank line, or a torn last one (the process died mid-write): no event.
       }
@@ -130,24 +130,10 @@ export class Ledger {
     return key;
   }
 
-  created(key: string, uuid: string): void {
-    this.#write('created', key, { uuid });
-  }
-
-  read(key: string, id: number): void {
-    if (this.#entries.get(key)?.id !== id) this.#write('read', key, { id });
-  }
-
-  controlled(key: string): void {
-    this.#write('controlled', key, {});
-  }
-
-  unresolved(key: string, reason: string): void {
-    this.#write('unresolved', key, { reason });
-  }
-
-  close(key: string, outcome: LedgerOutcome, note?: string): void {
-    this.#write('closed', key, { outcome, ...(note ? { note } : {}) });
+  /** Appends `event` to the file and applies it to the entry `key`. */
+  record<E extends keyof LedgerEvents>(event: E, key: string, fields: LedgerEvents[E]): void {
+    this.#apply(event, key, fields);
+    this.#append({ event, key, ...fields });
   }
 
   get(key: string): LedgerEntry | undefined {
@@ -180,14 +166,9 @@ export class Ledger {
     return true;
   }
 
-  #change<E extends keyof Events>(event: E, key: string, fields: Events[E]): void {
+  #apply<E extends keyof LedgerEvents>(event: E, key: string, fields: LedgerEvents[E]): void {
     const entry = this.#entries.get(key);
     if (entry) this.#entries.set(key, { ...entry, ...CHANGES[event](fields) });
-  }
-
-  #write<E extends keyof Events>(event: E, key: string, fields: Events[E]): void {
-    this.#change(event, key, fields);
-    this.#append({ event, key, ...fields });
   }
 
   #append(line: object): void {

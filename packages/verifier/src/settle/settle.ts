@@ -6,7 +6,7 @@ import {
   isResponseValidationError,
   redact,
 } from '@print-contracts/client';
-import type { Ledger, LedgerEntry, LedgerOutcome } from '../ledger/ledger.js';
+import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
 
@@ -23,25 +23,15 @@ export interface Settlement {
   readonly ledger: string | undefined;
 }
 
+/** What settling an entry needs; `clientsFor` is undefined for an entry whose credentials are unknown. */
 export interface SettleContext {
   readonly ledger: Ledger;
-  /** Clients for the entry's target and credential set; undefined when its credentials are unknown. */
   readonly clientsFor: (entry: LedgerEntry) => TargetClients | undefined;
   readonly pollIntervalMs: number;
   readonly secrets: readonly string[];
-  readonly signal?: AbortSignal;
-}
-
-export interface SettleStageOptions extends Omit<SettleContext, 'clientsFor'> {
-  readonly clients: TargetClients;
-  /** The embedded sample API's base URL: its orders end with it. */
-  readonly embedded: string | undefined;
   /** Ends the waits early (a second signal, or the interrupt's budget). */
   readonly signal: AbortSignal;
 }
-
-/** How an entry is crossed off, or why it stays open. */
-type Ending = readonly [outcome: LedgerOutcome, note?: string] | string;
 
 const REASON = 'Cleanup by the contract verifier';
 const CREATION_FAILED = /fail/i;
@@ -57,16 +47,15 @@ export const describeEntry = (entry: LedgerEntry) =>
  * The settle stage: cancels every order of this run still open; one whose create got no answer
  * stays for `--cleanup`, which finds it by the run's reference. An empty ledger is removed.
  */
-export async function settle(options: SettleStageOptions): Promise<Settlement> {
-  const { ledger, clients } = options;
+export async function settle(context: SettleContext): Promise<Settlement> {
+  const { ledger } = context;
   const mine = () => ledger.open().filter((entry) => entry.run === ledger.run);
-  const problems = await settleOrders(mine(), {
-    ...options,
-    clientsFor: (entry) => (entry.target === clients.target.baseUrl ? clients : undefined),
-  });
+  const problems = await settleOrders(mine(), context);
+  // The run's orders are all on its own target: embedded ones end with it.
+  const gone = { outcome: 'gone', note: 'the embedded sample API ends with the run' } as const;
   for (const entry of mine()) {
-    if (entry.embedded && entry.target === options.embedded) {
-      ledger.close(entry.key, 'gone', 'the embedded sample API ends with the run');
+    if (entry.embedded) {
+      ledger.record('closed', entry.key, gone);
     } else if (entry.uuid === undefined) {
       problems.push(
         `${describeEntry(entry)}: its create got no answer (${entry.unresolved ?? 'the run ended first'}); pnpm verify --cleanup finds it by the run's reference "${entry.reference}"`,
@@ -86,10 +75,7 @@ export async function settle(options: SettleStageOptions): Promise<Settlement> {
   };
 }
 
-/**
- * Cancels every entry with a uuid, a few at a time, and crosses it off; returns why each one that
- * stays open does. Entries without a uuid are left to `--cleanup`'s scan by reference.
- */
+/** Cancels and crosses off every entry with a uuid, a few at a time; returns why each that stays open does. */
 export async function settleOrders(
   entries: readonly LedgerEntry[],
   context: SettleContext,
@@ -99,7 +85,9 @@ export async function settleOrders(
   const worker = async () => {
     for (let entry = queue.shift(); entry; entry = queue.shift()) {
       const problem = await settleOne(entry, entry.uuid as string, context)
-        .then((ending) => (typeof ending === 'string' ? ending : context.ledger.close(entry.key, ...ending)))
+        .then((ending) =>
+          typeof ending === 'string' ? ending : context.ledger.record('closed', entry.key, ending),
+        )
         .catch(message);
       if (problem) problems.push(redact(`${describeEntry(entry)}: ${problem}`, context.secrets));
     }
@@ -107,6 +95,9 @@ export async function settleOrders(
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   return problems;
 }
+
+/** How an entry is crossed off, or why it stays open. */
+type Ending = LedgerEvents['closed'] | string;
 
 /** Cancels one order; one still being created is waited for until its ledger deadline. */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
@@ -119,23 +110,24 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       timeoutMs: 10_000,
       signal,
     });
-    return ['cancelled', 'through the control surface'];
+    return { outcome: 'cancelled', note: 'through the control surface' };
   }
   const client = clients.client(entry.credential, entry.version);
   try {
     await client.cancelOrder(uuid, REASON, { signal });
-    return ['cancelled'];
+    return { outcome: 'cancelled' };
   } catch (error) {
     if (!isHttpError(error)) throw error;
     if (error.status !== 404) {
       // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
       const order = await client.getOrder(uuid, { signal }).catch(() => undefined);
       return order?.status === 'cancelled'
-        ? ['cancelled', 'found cancelled']
+        ? { outcome: 'cancelled', note: 'found cancelled' }
         : `cancel refused: ${error.message}`;
     }
     // The docs: a 404 "with an error message that the order creation has failed".
-    if (CREATION_FAILED.test(bodyText(error.body))) return ['creation-failed', error.vendorMessage];
+    if (CREATION_FAILED.test(bodyText(error.body)))
+      return { outcome: 'creation-failed', note: error.vendorMessage };
   }
   // Any other 404: the order may still be in its asynchronous creation.
   const deadline = Date.parse(entry.deadline) || Date.now();
@@ -152,12 +144,12 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         throw error;
       });
     if (order?.status !== 'cancelled') await client.cancelOrder(uuid, REASON, { signal });
-    return ['cancelled'];
+    return { outcome: 'cancelled' };
   } catch (error) {
-    if (isOrderCreationFailedError(error)) return ['creation-failed', error.vendorMessage];
+    if (isOrderCreationFailedError(error)) return { outcome: 'creation-failed', note: error.vendorMessage };
     // Its wait ran to the deadline. The docs: still 404 then, the order cannot be placed.
     if (isOrderWaitTimeoutError(error)) {
-      return ['not-found', `still 404 past its creation deadline ${entry.deadline}`];
+      return { outcome: 'not-found', note: `still 404 past its creation deadline ${entry.deadline}` };
     }
     return `not cancelled: ${message(error)}`;
   }

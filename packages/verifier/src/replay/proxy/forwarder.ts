@@ -98,8 +98,8 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
   /** No answer reaches Pact; a create the target may have processed stays open in the ledger. */
   const noAnswer = (attempts: number, why: string, interrupted = false): Forwarded => {
     if (!interrupted) availability.givenUp++;
-    if (key && processedMaybe) ledger.unresolved(key, why);
-    else if (key) ledger.close(key, 'not-created', why);
+    if (key && processedMaybe) ledger.record('unresolved', key, { reason: why });
+    else if (key) ledger.record('closed', key, { outcome: 'not-created', note: why });
     const failure = interrupted ? `not sent again: ${why}` : `target unavailable: ${why}`;
     return { exchange: exchange(attempts, { failure, unavailable: !interrupted }) };
   };
@@ -130,9 +130,9 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
       if (key) {
         const created =
           status >= 200 && status <= 299 ? orderCreatedSchema.safeParse(parseBody(sent.body)) : undefined;
-        if (!created) ledger.close(key, 'not-created', `status ${status}`);
-        else if (created.success) ledger.created(key, created.data.uuid);
-        else ledger.unresolved(key, `answer ${status} without a uuid`);
+        if (!created) ledger.record('closed', key, { outcome: 'not-created', note: `status ${status}` });
+        else if (created.success) ledger.record('created', key, { uuid: created.data.uuid });
+        else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
       }
       const body = redactBuffer(sent.body, secrets);
       const kept = Object.entries(headers).filter(
