@@ -5,7 +5,6 @@ import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
 import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
-import type { CredentialRole } from '../target/target.js';
 import { scanUnresolved } from './reference-scan.js';
 
 /** Where `--cleanup` writes, and what it reads credentials from. */
@@ -36,20 +35,18 @@ export async function runCleanup(
     say(`The ledger ${command.ledgerPath} holds no open orders: nothing to clean up.`);
     return EXIT_CODES.passed;
   }
-  const needs = (role: CredentialRole) => open.some((entry) => entry.credential === role);
-  const main = needs('main') ? mainCredentials(command.credentialFlags, io.env, io.cwd) : undefined;
-  const other = needs('other') ? otherCredentials(command.credentialFlags, io.env, io.cwd) : undefined;
-  io.secrets.push(...[main?.secret, other?.secret].filter((value): value is string => Boolean(value)));
+  // The main set always (the reference scan lists with it); the second one when an order is its.
+  const main = mainCredentials(command.credentialFlags, io.env, io.cwd);
+  const needsOther = open.some((entry) => entry.credential === 'other');
+  const other = needsOther ? otherCredentials(command.credentialFlags, io.env, io.cwd) : undefined;
+  io.secrets.push(...[main.secret, other?.secret].filter((value): value is string => Boolean(value)));
   say(`Cleanup: ${open.length} open orders in ${command.ledgerPath}`);
 
-  // One set of clients per target; none without the main credentials.
   const clients = new Map<string, TargetClients>();
-  if (main) {
-    for (const baseUrl of new Set(open.map((entry) => entry.target))) {
-      const credentials = { main, other };
-      const target = { kind: 'url', baseUrl, mode: 'sample', controlOrigin: undefined, credentials } as const;
-      clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs));
-    }
+  for (const baseUrl of new Set(open.map((entry) => entry.target))) {
+    const credentials = { main, other };
+    const target = { kind: 'url', baseUrl, mode: 'sample', controlOrigin: undefined, credentials } as const;
+    clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs));
   }
   const context: SettleContext = {
     ledger,
