@@ -78,9 +78,8 @@ export const interactionSchema = z
 
 function queryOf(query: string | z.infer<typeof querySchema> | null | undefined): Record<string, string[]> {
   if (typeof query === 'string') {
-    const out: Record<string, string[]> = {};
-    for (const [key, value] of new URLSearchParams(query)) out[key] = [...(out[key] ?? []), value];
-    return out;
+    const params = new URLSearchParams(query);
+    return Object.fromEntries([...params.keys()].map((key) => [key, params.getAll(key)]));
   }
   return Object.fromEntries(
     Object.entries(query ?? {}).map(([key, value]) => [

@@ -1,10 +1,10 @@
-import type { ApiVersion } from '@print-contracts/client';
+import { API_BASE_PATH, type ApiVersion } from '@print-contracts/client';
 import { canonicalJson, findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
 import { UnknownStateError } from '../errors/unknown-state-error.js';
 import type { TargetMode } from '../options/verify-options.js';
 import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
 import type { FixtureRequest } from './fixture-spec.js';
-import { API_BASE_PATH, routeRequest } from './request-path.js';
+import { routeRequest } from './request-path.js';
 import { arrangerFor } from './state-arrangers.js';
 
 /** `not-verifiable` (a precondition fails here) never passes; `target-unavailable` breaks no contract. */

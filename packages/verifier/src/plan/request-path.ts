@@ -8,9 +8,8 @@ import {
   USER_ID_HEADER,
 } from '@print-contracts/client';
 import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/consumer-contracts/vocabulary';
+import type { PactInteraction } from '../pacts/interaction.js';
 import { liveRefusal } from './live-safety.js';
-
-export { API_BASE_PATH };
 
 /**
  * The path a server routes, whatever the spelling (decoded, `.`, `..` and empty segments
@@ -53,14 +52,10 @@ export const operationOf = (method: string, path: string) => routeOf(method, nor
 
 const ONE_ORDER = pathPattern(operations.getOrder.path, API_BASE_PATH);
 
-/** A request as the pact writes it or as it arrives on the wire; header names lower-case. */
-interface SentRequest {
-  readonly method: string;
-  readonly path: string;
-  /** The parsed JSON body; `undefined` without one; a string when it is not JSON. */
-  readonly body: unknown;
+/** A request as the pact writes it or as it arrives on the wire (header names lower-case). */
+type SentRequest = Pick<PactInteraction, 'method' | 'path' | 'body'> & {
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
-}
+};
 
 /**
  * How the target would take a request, judged on its path as routed: the plan judges the pact's

@@ -9,12 +9,11 @@ interface ArrangeContext {
   readonly mutates: boolean;
 }
 
-/** One of: the fixture to build, why this target cannot reach the state, why the contract is wrong. */
-type ArrangerResult = {
-  readonly spec?: FixtureSpec;
-  readonly unreachable?: string;
-  readonly invalid?: string;
-};
+/** The fixture to build, or why this target cannot reach the state, or why the contract is wrong. */
+type ArrangerResult =
+  | { readonly spec: FixtureSpec; readonly unreachable?: undefined; readonly invalid?: undefined }
+  | { readonly unreachable: string; readonly spec?: undefined; readonly invalid?: undefined }
+  | { readonly invalid: string; readonly spec?: undefined; readonly unreachable?: undefined };
 
 type Arranger = (params: Readonly<Record<string, unknown>>, context: ArrangeContext) => ArrangerResult;
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { REFERENCE_MAX_LENGTH, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
+import { API_BASE_PATH, REFERENCE_MAX_LENGTH, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import type { Ledger } from '../../ledger/ledger.js';
-import { API_BASE_PATH, routeRequest } from '../../plan/request-path.js';
+import { routeRequest } from '../../plan/request-path.js';
 import type { Target } from '../../target/target.js';
 import { HOP_BY_HOP } from '../../target/wire.js';
 
