@@ -6,7 +6,7 @@ export interface StateRef {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-/** One HTTP interaction of a pact, with what the plan needs to know about its request. */
+/** One HTTP interaction of a pact, with what the plan needs to know of its request. */
 export interface PactInteraction {
   /** Position in its pact file: Pact replays in this order. */
   readonly index: number;
@@ -58,7 +58,3 @@ export function stateLabel(state: StateRef): string {
     name in state.params ? String(state.params[name]) : whole,
   );
 }
-
-/** The first value of a header (names compared case-insensitively). */
-export const headerValue = (interaction: PactInteraction, name: string): string | undefined =>
-  interaction.headers[name.toLowerCase()]?.[0];

@@ -48,7 +48,3 @@ export interface FixtureRequest {
   readonly state: string;
   readonly label: string;
 }
-
-/** Arranging the spec may create an order (a listed one as its fallback). */
-export const mayCreate = (spec: FixtureSpec): boolean =>
-  spec.kind === 'created' || (spec.kind === 'listed' && spec.orElse !== undefined);

@@ -1,22 +1,17 @@
 import type { OperationName } from '@print-contracts/client';
 
-/** A request as the target would route it: method, operation (from the normalised path) and body. */
-interface RoutedRequest {
-  readonly method: string;
-  readonly operation: OperationName | undefined;
-  /** The parsed JSON body; `undefined` without one; a string when it is not JSON. */
-  readonly body: unknown;
-}
-
 const MUTATIONS = new Set<OperationName | undefined>(['updateOrder', 'updateOrderWithPost', 'cancelOrder']);
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Why a request must not reach a live target, or undefined when it may: only test orders are
  * created, updates leave `testOrder` alone, a change names an order `owned` by the run (or proved
- * missing), and only reads go to unknown paths. The plan applies it, and the proxy again on the wire.
+ * missing), and only reads go to unknown paths. `operation` comes from the normalised path.
  */
-export function liveRefusal(request: RoutedRequest, owned: () => boolean): string | undefined {
+export function liveRefusal(
+  request: { readonly method: string; readonly operation: OperationName | undefined; readonly body: unknown },
+  owned: () => boolean,
+): string | undefined {
   const record =
     request.body !== null && typeof request.body === 'object'
       ? (request.body as Record<string, unknown>)

@@ -1,15 +1,10 @@
-import { type ApiVersion, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
-import {
-  canonicalJson,
-  findProviderState,
-  PLACEHOLDER_CREDENTIALS,
-} from '@print-contracts/consumer-contracts/vocabulary';
+import { API_BASE_PATH, type ApiVersion } from '@print-contracts/client';
+import { canonicalJson, findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
 import { UnknownStateError } from '../errors/unknown-state-error.js';
 import type { TargetMode } from '../options/verify-options.js';
-import { headerValue, type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
-import { type FixtureRequest, mayCreate } from './fixture-spec.js';
-import { liveRefusal } from './live-safety.js';
-import { API_BASE_PATH, normalisePath, operationOf, pathBelowBase } from './request-path.js';
+import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
+import type { FixtureRequest } from './fixture-spec.js';
+import { routeRequest } from './request-path.js';
 import { arrangerFor } from './state-arrangers.js';
 
 /** `not-verifiable` (a precondition fails here) never passes; `target-unavailable` breaks no contract. */
@@ -71,12 +66,18 @@ export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Pla
       planInteraction(pact, interaction, `${pact.version}:${pactIndex}:${interaction.index}`, options),
     ),
   );
-  const fixtures = new Map(interactions.flatMap((item) => item.fixtures).map((item) => [item.key, item]));
-  const arranged = [...fixtures.values()].filter(
-    ({ spec }) => mayCreate(spec) && !('credential' in spec && spec.credential === 'other'),
+  const fixtures = [
+    ...new Map(interactions.flatMap((item) => item.fixtures).map((item) => [item.key, item])).values(),
+  ];
+  // What the main credential set may create: arranged orders (a listed one's fallback too), replayed creates.
+  const arranged = fixtures.filter(
+    ({ spec }) =>
+      'credential' in spec &&
+      spec.credential === 'main' &&
+      (spec.kind === 'created' || spec.orElse !== undefined),
   ).length;
   const replayed = interactions.filter((item) => !item.decided && item.creates).length;
-  return { pacts, interactions, fixtures: [...fixtures.values()], plannedCreates: arranged + replayed };
+  return { pacts, interactions, fixtures, plannedCreates: arranged + replayed };
 }
 
 function planInteraction(
@@ -86,71 +87,39 @@ function planInteraction(
   options: PlanOptions,
 ): PlannedInteraction {
   const mutates = interaction.method !== 'GET';
-  const operation = operationOf(interaction.method, interaction.path);
-  const placeholders =
-    headerValue(interaction, SECRET_HEADER) === PLACEHOLDER_CREDENTIALS.secret &&
-    headerValue(interaction, USER_ID_HEADER) !== undefined;
-  const base = {
-    id,
-    pact,
-    interaction,
-    version: pact.version,
-    credentials: placeholders ? 'real' : 'refused',
-    creates: operation === 'createOrder',
-  } as const;
-  const decide = (verdict: Decision['verdict'], reason: string): PlannedInteraction => ({
-    ...base,
-    decided: { verdict, reason },
-    fixtures: [],
-  });
-
   const states = interaction.states.map((state) => {
     const definition = findProviderState(state.name);
     const arranger = arrangerFor(state.name);
     if (!definition || !arranger)
       throw new UnknownStateError(pact.label, state.name, interaction.description);
     const provides = [...definition.provides, ...Object.keys(state.params)];
-    return { state, provides, result: arranger(state.params, { ...options, mutates }) };
+    return { state, provides, ...arranger(state.params, { ...options, mutates }) };
   });
-  const invalid = states.find(({ result }) => result.invalid !== undefined);
-  if (invalid) {
-    return decide(
-      'failed',
-      `the contract is inconsistent: state "${invalid.state.name}": ${invalid.result.invalid}`,
-    );
-  }
-  if (pathBelowBase(normalisePath(interaction.path)) === undefined) {
-    return decide(
-      'failed',
-      `the request path ${interaction.path} lies outside the API base path ${API_BASE_PATH}`,
-    );
-  }
+  // The order a change names comes from a state the run arranges, or is one it proves missing.
+  const owns = () => interaction.injected.length > 0 || states.some(({ spec }) => spec?.kind === 'no-order');
+  const routed = routeRequest(interaction, options.mode === 'live' ? { owns } : undefined);
   const provided = new Set(states.flatMap((item) => item.provides));
-  const missing = interaction.injected.filter((name) => !provided.has(name));
-  if (missing.length > 0) {
-    const names = missing.map((name) => `\${${name}}`).join(', ');
-    return decide('failed', `the request injects ${names}, which none of its provider states provides`);
-  }
-  const unreachable = states.find(({ result }) => result.unreachable !== undefined);
-  if (unreachable) {
-    return decide(
-      'not-verifiable',
-      `state "${stateLabel(unreachable.state)}" ${unreachable.result.unreachable}`,
-    );
-  }
-  const fixtures = states.flatMap(({ state, result: { spec } }) => {
-    if (!spec) return [];
+  const missing = interaction.injected.filter((name) => !provided.has(name)).map((name) => `\${${name}}`);
+  const invalid = states.find((item) => item.invalid !== undefined);
+  const unreachable = states.find((item) => item.unreachable !== undefined);
+  const failed = (reason: string): Decision => ({ verdict: 'failed', reason });
+  const notHere = (reason: string): Decision => ({ verdict: 'not-verifiable', reason });
+  // The first check that applies decides the interaction.
+  const decided = [
+    invalid && failed(`the contract is inconsistent: state "${invalid.state.name}": ${invalid.invalid}`),
+    routed.below === undefined &&
+      failed(`the request path ${interaction.path} lies outside the API base path ${API_BASE_PATH}`),
+    missing.length > 0 &&
+      failed(`the request injects ${missing.join(', ')}, which none of its provider states provides`),
+    unreachable && notHere(`state "${stateLabel(unreachable.state)}" ${unreachable.unreachable}`),
+    routed.refusal && notHere(routed.refusal),
+  ].find((decision): decision is Decision => Boolean(decision));
+  const fixtures = states.flatMap(({ state, spec }) => {
+    if (decided || !spec) return [];
     const shared = !mutates || spec.kind !== 'created';
     const key = `${pact.version}|${canonicalJson(spec)}|${shared ? 'shared' : id}`;
     return [{ key, version: pact.version, spec, state: state.name, label: stateLabel(state) }];
   });
-  if (options.mode === 'live') {
-    const refusal = liveRefusal(
-      { method: interaction.method, operation, body: interaction.body },
-      // The order a change names comes from a state the run arranges, or is one it proves missing.
-      () => interaction.injected.length > 0 || fixtures.some(({ spec }) => spec.kind === 'no-order'),
-    );
-    if (refusal) return decide('not-verifiable', refusal);
-  }
-  return { ...base, decided: undefined, fixtures };
+  const { credentials, creates } = routed;
+  return { id, pact, interaction, version: pact.version, decided, fixtures, credentials, creates };
 }

@@ -4,9 +4,12 @@ import {
   type OperationName,
   operations,
   pathPattern,
+  SECRET_HEADER,
+  USER_ID_HEADER,
 } from '@print-contracts/client';
-
-export { API_BASE_PATH };
+import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/consumer-contracts/vocabulary';
+import type { PactInteraction } from '../pacts/interaction.js';
+import { liveRefusal } from './live-safety.js';
 
 /**
  * The path a server routes, whatever the spelling (decoded, `.`, `..` and empty segments
@@ -30,8 +33,7 @@ export function normalisePath(raw: string): string {
   return `/${segments.join('/')}`;
 }
 
-/** The path below `API_BASE_PATH` (`/orders/42`), or undefined when it lies outside it. */
-export function pathBelowBase(path: string): string | undefined {
+function pathBelowBase(path: string): string | undefined {
   if (path === API_BASE_PATH) return '/';
   return path.startsWith(`${API_BASE_PATH}/`) ? path.slice(API_BASE_PATH.length) : undefined;
 }
@@ -42,13 +44,38 @@ const ROUTES = OPERATION_NAMES.map((name) => ({
   pattern: pathPattern(operations[name].path, API_BASE_PATH),
 }));
 
+const routeOf = (method: string, routed: string): OperationName | undefined =>
+  ROUTES.find((route) => route.method === method.toUpperCase() && route.pattern.test(routed))?.name;
+
 /** Which operation a request is, by its method and its path as the server routes it. */
-export function operationOf(method: string, path: string): OperationName | undefined {
-  const routed = normalisePath(path);
-  return ROUTES.find((route) => route.method === method.toUpperCase() && route.pattern.test(routed))?.name;
-}
+export const operationOf = (method: string, path: string) => routeOf(method, normalisePath(path));
 
 const ONE_ORDER = pathPattern(operations.getOrder.path, API_BASE_PATH);
 
-/** The `{id}` a request on one order names, as the server routes it, or undefined. */
-export const orderRefOf = (path: string): string | undefined => ONE_ORDER.exec(normalisePath(path))?.[1];
+/** A request as the pact writes it or as it arrives on the wire (header names lower-case). */
+type SentRequest = Pick<PactInteraction, 'method' | 'path' | 'body'> & {
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+};
+
+/**
+ * How the target would take a request, judged on its path as routed: the plan judges the pact's
+ * request and the proxy the one on the wire, by the same rules. `live.owns` says whether a change
+ * may name the order `ref`; without `live` nothing is refused.
+ */
+export function routeRequest(request: SentRequest, live?: { owns: (ref: string | undefined) => boolean }) {
+  const routed = normalisePath(request.path);
+  const operation = routeOf(request.method, routed);
+  const header = (name: string) => [request.headers[name.toLowerCase()]].flat()[0];
+  const placeholders =
+    header(SECRET_HEADER) === PLACEHOLDER_CREDENTIALS.secret && header(USER_ID_HEADER) !== undefined;
+  return {
+    /** The path below `API_BASE_PATH` (`/orders/42`), or undefined when it lies outside it. */
+    below: pathBelowBase(routed),
+    creates: operation === 'createOrder',
+    /** `real`: it carries the placeholders (swapped for real credentials); `refused`: none or wrong ones. */
+    credentials: placeholders ? ('real' as const) : ('refused' as const),
+    refusal: live
+      ? liveRefusal({ ...request, operation }, () => live.owns(ONE_ORDER.exec(routed)?.[1]))
+      : undefined,
+  };
+}

@@ -24,10 +24,7 @@ export interface VerifyJob {
 }
 
 /** What Pact's verifier answered: its exit code (0 passed, 1 failed) and its JSON result. */
-interface VerifyOutcome {
-  readonly code: number;
-  readonly json: string;
-}
+type VerifyOutcome = { readonly code: number; readonly json: string };
 
 type WorkerMessage =
   | { type: 'ready' }
@@ -51,8 +48,11 @@ const PASS_THROUGH = [
 export class PactRunner {
   readonly #child: ChildProcess;
   readonly #ready: Promise<void>;
-  /** Settles each job sent, by id, with its outcome or why it has none. */
-  readonly #pending = new Map<number, (outcome: VerifyOutcome | ReplayError) => void>();
+  /** Each job sent, by id, until it is settled. */
+  readonly #pending = new Map<
+    number,
+    { resolve: (outcome: VerifyOutcome) => void; reject: (error: Error) => void }
+  >();
   #next = 0;
   #stderr = '';
   #exited: ReplayError | undefined;
@@ -73,12 +73,10 @@ export class PactRunner {
     this.#ready = new Promise<void>((resolve, reject) => {
       this.#child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') return resolve();
-        this.#pending.get(message.id)?.(
-          message.type === 'done'
-            ? { code: message.code, json: message.json }
-            : new ReplayError(`Pact's verifier could not run: ${message.message}`),
-        );
+        const job = this.#pending.get(message.id);
         this.#pending.delete(message.id);
+        if (message.type === 'done') job?.resolve(message);
+        else job?.reject(new ReplayError(`Pact's verifier could not run: ${message.message}`));
       });
       this.#child.once('exit', (code, signal) => {
         const how = signal ?? `exit code ${code}`;
@@ -88,7 +86,7 @@ export class PactRunner {
           `Pact's verifier process ended unexpectedly (${how})${tail ? `: ${tail}` : ''}`,
         );
         this.#exited = exited;
-        for (const settle of this.#pending.values()) settle(exited);
+        for (const job of this.#pending.values()) job.reject(exited);
         this.#pending.clear();
       });
     });
@@ -101,9 +99,7 @@ export class PactRunner {
     if (this.#exited) throw this.#exited;
     const id = ++this.#next;
     return new Promise<VerifyOutcome>((resolve, reject) => {
-      this.#pending.set(id, (outcome) =>
-        outcome instanceof ReplayError ? reject(outcome) : resolve(outcome),
-      );
+      this.#pending.set(id, { resolve, reject });
       this.#child.send({ type: 'verify', id, job });
     });
   }

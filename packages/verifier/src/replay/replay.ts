@@ -80,34 +80,20 @@ export async function replay(arrangement: Arrangement, options: ReplayOptions): 
   };
 }
 
-/** Replays one pact's interactions of a wave; those Pact gives no verdict get why it did not. */
+/** One run of Pact's verifier over one pact's interactions of a wave; those it gives no verdict get why not. */
 async function replayPact(
   pact: LoadedPact,
   index: number,
   items: readonly ArrangedInteraction[],
   context: RunContext,
 ): Promise<Replayed> {
+  const { broker, interrupted } = context;
   const unjudged = (why: string, problems: readonly string[] = []) => ({
-    interactions: items.map((item) => settled(item, [], why, context.interrupted)),
+    interactions: items.map((item) => settled(item, [], why, interrupted)),
     problems,
     pactOutput: '',
   });
-  if (items.every((item) => item.decided) || context.interrupted()) return unjudged('no verdict');
-  const judged = await judge(pact, index, items, context).catch((error: unknown) => {
-    if (!isReplayError(error)) throw error;
-    return unjudged(error.message, context.interrupted() ? [] : [error.message]);
-  });
-  return typeof judged === 'string' ? unjudged(judged, [judged]) : judged;
-}
-
-/** One run of Pact's verifier through a proxy of its own; a string when it gave no readable result. */
-async function judge(
-  pact: LoadedPact,
-  index: number,
-  items: readonly ArrangedInteraction[],
-  context: RunContext,
-): Promise<Replayed | string> {
-  const { broker } = context;
+  if (items.every((item) => item.decided) || interrupted()) return unjudged('no verdict');
   const ready = items.filter((item) => !item.decided);
   const publish = broker?.publish === true && pact.source.kind === 'broker';
   // Publishing, Pact fetches the pact itself and filters it by description: an interaction kept
@@ -161,7 +147,8 @@ async function judge(
     });
     const parsed = pactResultSchema.safeParse(parseBody(outcome.json));
     if (!parsed.success) {
-      return `Pact's verifier gave no readable result for ${pact.label} (exit code ${outcome.code})`;
+      const why = `Pact's verifier gave no readable result for ${pact.label} (exit code ${outcome.code})`;
+      return unjudged(why, [why]);
     }
     const verdicts = verdictsFrom(
       parsed.data,
@@ -173,11 +160,14 @@ async function judge(
       typeof verdicts === 'string' ? verdicts : (verdicts[replayed.indexOf(item)] ?? 'no verdict');
     return {
       interactions: items.map((item) =>
-        settled(item, exchanges.get(item.planned.id) ?? [], judged(item), context.interrupted),
+        settled(item, exchanges.get(item.planned.id) ?? [], judged(item), interrupted),
       ),
       problems,
       pactOutput: stripAnsi(parsed.data.output.join('\n')),
     };
+  } catch (error) {
+    if (!isReplayError(error)) throw error;
+    return unjudged(error.message, interrupted() ? [] : [error.message]);
   } finally {
     await proxy.close();
   }
@@ -190,20 +180,17 @@ function settled(
   judged: PactVerdict | string,
   interrupted: () => boolean,
 ): ReplayedInteraction {
-  if (item.decided) {
-    const { verdict, reason } = item.decided;
-    return { arranged: item, verdict, reason, mismatches: [], ms: undefined, exchanges: [] };
-  }
-  const ms = typeof judged === 'string' ? undefined : judged.ms;
-  const base = { arranged: item, mismatches: [] as string[], ms, exchanges };
+  const none = { arranged: item, mismatches: [], ms: undefined, exchanges: [] };
+  if (item.decided) return { ...none, ...item.decided };
+  const base = { ...none, ms: typeof judged === 'string' ? undefined : judged.ms, exchanges };
   const unavailable = exchanges.find((exchange) => exchange.unavailable);
   if (unavailable) return { ...base, verdict: 'target-unavailable', reason: unavailable.failure };
   const refused = exchanges.find((exchange) => exchange.failure);
   if (refused) return { ...base, verdict: 'not-verifiable', reason: refused.failure };
   if (typeof judged === 'string') {
-    if (interrupted())
-      return { ...base, verdict: 'not-verifiable', reason: 'not replayed: the run was interrupted' };
-    return { ...base, verdict: 'failed', reason: judged };
+    return interrupted()
+      ? { ...base, verdict: 'not-verifiable', reason: 'not replayed: the run was interrupted' }
+      : { ...base, verdict: 'failed', reason: judged };
   }
   if (judged.passed) return { ...base, verdict: 'verified', reason: undefined };
   const reason = judged.mismatches[0] ?? 'Pact reported a failure';

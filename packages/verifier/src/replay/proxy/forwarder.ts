@@ -108,23 +108,8 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     if (availability.givenUp >= DOWN_AFTER) {
       return noAnswer(attempt - 1, 'it stopped answering earlier in the run');
     }
-    const left = attempt <= retry.retries;
     const sent = await send(request, context);
-    let delay: number | undefined;
-    if (sent.failure !== undefined) {
-      processedMaybe ||= !sent.unsent;
-      // A lost answer may mean the request was processed: only a read is sent again then.
-      if (left && (sent.unsent || request.method === 'GET')) delay = retryDelay(retry, attempt);
-      else return noAnswer(attempt, redact(sent.failure, secrets));
-    } else if (retry.statuses.includes(sent.response.statusCode)) {
-      const { statusCode } = sent.response;
-      const asked = parseRetryAfter(sent.response.headers['retry-after']);
-      delay = left ? retryDelay(retry, attempt, asked) : undefined;
-      if (delay === undefined) {
-        const after = asked === undefined ? '' : ` (Retry-After ${asked} s)`;
-        return noAnswer(attempt, `it answered ${statusCode} ${attempt} times${after}`);
-      }
-    } else {
+    if (sent.response && !retry.statuses.includes(sent.response.statusCode)) {
       availability.givenUp = 0;
       const { statusCode: status, headers } = sent.response;
       if (key) {
@@ -145,6 +130,19 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
         exchange: exchange(attempt, { status, deprecation: header(deprecation), sunset: header(sunset) }),
       };
     }
+    let why: string;
+    let delay: number | undefined;
+    if (sent.response) {
+      const asked = parseRetryAfter(sent.response.headers['retry-after']);
+      why = `it answered ${sent.response.statusCode} ${attempt} times${asked === undefined ? '' : ` (Retry-After ${asked} s)`}`;
+      delay = retryDelay(retry, attempt, asked);
+    } else {
+      processedMaybe ||= !sent.unsent;
+      why = redact(sent.failure, secrets);
+      // A lost answer may mean the request was processed: only a read is sent again then.
+      delay = sent.unsent || request.method === 'GET' ? retryDelay(retry, attempt) : undefined;
+    }
+    if (attempt > retry.retries || delay === undefined) return noAnswer(attempt, why);
     const resumed = await sleep(delay, true, { signal: context.signal }).catch(() => false);
     if (!resumed) return noAnswer(attempt, 'the run was interrupted', true);
   }

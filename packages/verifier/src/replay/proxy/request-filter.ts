@@ -1,15 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { REFERENCE_MAX_LENGTH, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
-import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/consumer-contracts/vocabulary';
+import { API_BASE_PATH, REFERENCE_MAX_LENGTH, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import type { Ledger } from '../../ledger/ledger.js';
-import { liveRefusal } from '../../plan/live-safety.js';
-import {
-  API_BASE_PATH,
-  normalisePath,
-  operationOf,
-  orderRefOf,
-  pathBelowBase,
-} from '../../plan/request-path.js';
+import { routeRequest } from '../../plan/request-path.js';
 import type { Target } from '../../target/target.js';
 import { HOP_BY_HOP } from '../../target/wire.js';
 
@@ -36,9 +28,6 @@ export type Filtered =
       readonly credentials: 'real' | 'refused';
     };
 
-const USER_ID = USER_ID_HEADER.toLowerCase();
-const SECRET = SECRET_HEADER.toLowerCase();
-
 /** The body as JSON; `undefined` when empty, the text itself when it is not JSON. */
 export function parseBody(body: Buffer | string): unknown {
   if (body.length === 0) return undefined;
@@ -63,7 +52,14 @@ export function filterRequest(
 ): Filtered {
   const method = (request.method ?? 'GET').toUpperCase();
   const [rawPath = '/', query] = (request.url ?? '/').split(/\?(.*)/s, 2);
-  const below = pathBelowBase(normalisePath(rawPath));
+  const parsed = parseBody(sentBody);
+  const { ledger, missing, target } = context;
+  const { below, creates, credentials, refusal } = routeRequest(
+    { method, path: rawPath, body: parsed, headers: request.headers },
+    target.mode === 'live'
+      ? { owns: (ref) => ref !== undefined && (ledger.owns(ref) || missing.has(ref)) }
+      : undefined,
+  );
   if (below === undefined) {
     return {
       kind: 'refuse',
@@ -71,22 +67,12 @@ export function filterRequest(
       reason: `${rawPath} lies outside the API base path ${API_BASE_PATH}`,
     };
   }
-  const operation = operationOf(method, rawPath);
-  const parsed = parseBody(sentBody);
-  if (context.target.mode === 'live') {
-    const ref = orderRefOf(rawPath);
-    const refusal = liveRefusal(
-      { method, operation, body: parsed },
-      () => ref !== undefined && (context.ledger.owns(ref) || context.missing.has(ref)),
-    );
-    if (refusal) return { kind: 'refuse', status: 403, reason: refusal };
-  }
-  const creates = operation === 'createOrder';
+  if (refusal) return { kind: 'refuse', status: 403, reason: refusal };
   let body = sentBody.length > 0 ? sentBody : undefined;
   if (creates && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
     const { reference } = parsed as { reference?: unknown };
     if (!(typeof reference === 'string' && reference.length > REFERENCE_MAX_LENGTH)) {
-      body = Buffer.from(JSON.stringify({ ...parsed, reference: context.ledger.reference }), 'utf8');
+      body = Buffer.from(JSON.stringify({ ...parsed, reference: ledger.reference }), 'utf8');
     }
   }
 
@@ -95,12 +81,11 @@ export function filterRequest(
       ([name, value]) => value !== undefined && !HOP_BY_HOP.has(name) && name !== 'accept-encoding',
     ),
   ) as Record<string, string | string[]>;
-  const placeholders = headers[SECRET] === PLACEHOLDER_CREDENTIALS.secret && headers[USER_ID] !== undefined;
-  if (placeholders) {
-    headers[USER_ID] = context.target.credentials.main.userId;
-    headers[SECRET] = context.target.credentials.main.secret;
+  if (credentials === 'real') {
+    headers[USER_ID_HEADER.toLowerCase()] = target.credentials.main.userId;
+    headers[SECRET_HEADER.toLowerCase()] = target.credentials.main.secret;
   }
-  const basePath = new URL(context.target.baseUrl).pathname.replace(/\/+$/, '');
+  const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
   const rawBelow = rawPath.startsWith(`${API_BASE_PATH}/`) ? rawPath.slice(API_BASE_PATH.length) : below;
   return {
     kind: 'forward',
@@ -109,6 +94,6 @@ export function filterRequest(
     headers,
     body,
     creates,
-    credentials: placeholders ? 'real' : 'refused',
+    credentials,
   };
 }
