@@ -3,9 +3,10 @@ import { findProviderState } from '@print-contracts/consumer-contracts/vocabular
 import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
-import { type CreateOptions, createdOrders, isRefusal, notHere, toArrangeError } from './created-orders.js';
+import { type CreateOptions, createdOrders } from './created-orders.js';
 import { listedOrders } from './listed-orders.js';
 import { sampleDataProbe } from './sample-data.js';
+import { isRefusal, notHere, toArrangeError } from './verdicts.js';
 
 /** Values a provider state hands to Pact for injection (`${id}`, `${uuid}`). */
 export type StateValues = Readonly<Record<string, string | number>>;

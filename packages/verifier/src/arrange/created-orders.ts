@@ -3,23 +3,23 @@ import {
   type ApiVersion,
   type CreateOrderV1,
   type CreateOrderV2,
-  type HttpError,
   isHttpError,
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
   isRequestValidationError,
-  isResponseValidationError,
   isTransportError,
   type OrdersClient,
   UNKNOWN_PRODUCT,
 } from '@print-contracts/client';
-import { ArrangeError, isArrangeError } from '../errors/arrange-error.js';
+import { ArrangeError } from '../errors/arrange-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { OrderBodies, VerifyOptions } from '../options/verify-options.js';
 import type { CreatedSpec } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
-import { type ArrangedOrder, memo } from './listed-orders.js';
+import type { ArrangedOrder } from './listed-orders.js';
+import { memo } from './memo.js';
+import { messageOf, notHere, toArrangeError } from './verdicts.js';
 
 /** What the vendor's docs name as the causes of an order that never gets placed. */
 const PLACEMENT_CAUSES =
@@ -34,11 +34,6 @@ export type CreateOptions = Pick<VerifyOptions, 'orderBodies' | 'pollIntervalMs'
 };
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-export const notHere = (reason: string) => new ArrangeError('not-verifiable', reason);
-/** The target refused the request; 429 and 5xx (after the client's retries) say it is busy. */
-export const isRefusal = (error: unknown): error is HttpError =>
-  isHttpError(error) && error.status < 500 && error.status !== 429;
 
 /** Creates, waits for and finishes orders as specs say: each ledgered first, awaited until its deadline. */
 export function createdOrders(options: CreateOptions) {
@@ -175,20 +170,4 @@ function orderBody(
       ? { productCode: UNKNOWN_PRODUCT.v1ProductCode, ...files }
       : { sku: UNKNOWN_PRODUCT.v2Sku, attributes: [{ attribute: 'quantity', value: '1' }], ...files };
   return { ...body, orderLines: [unknown] } as CreateOrderV1 | CreateOrderV2;
-}
-
-/**
- * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target,
- * a schema-breaking answer a broken contract, a refusal a state out of reach.
- */
-export function toArrangeError(error: unknown): ArrangeError {
-  if (isArrangeError(error)) return error;
-  const message = messageOf(error);
-  if (isResponseValidationError(error)) {
-    return new ArrangeError('failed', `the target's answer breaks the contract: ${message}`, {
-      cause: error,
-    });
-  }
-  const down = isTransportError(error) || (isHttpError(error) && !isRefusal(error));
-  return new ArrangeError(down ? 'target-unavailable' : 'not-verifiable', message, { cause: error });
 }

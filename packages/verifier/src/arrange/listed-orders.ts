@@ -8,6 +8,7 @@ import {
 import type { FixtureSpec } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
+import { memo } from './memo.js';
 
 /** At most this many listed orders are read in full to find a shipped or discounted line, a few at a time. */
 const MAX_DETAILS = 20;
@@ -18,16 +19,6 @@ export interface ArrangedOrder {
   readonly id: number;
   readonly uuid: string | undefined;
   readonly how: string;
-}
-
-/** `load`, called once per distinct arguments: every later call shares the first one's answer. */
-export function memo<A extends (string | number)[], T>(load: (...args: A) => T): (...args: A) => T {
-  const loaded = new Map<string, T>();
-  return (...args) => {
-    const key = args.join('|');
-    if (!loaded.has(key)) loaded.set(key, load(...args));
-    return loaded.get(key) as T;
-  };
 }
 
 type Line = OrderDetail['lines'][number];

@@ -2,8 +2,8 @@ import { type ApiVersion, operations, queryKeys } from '@print-contracts/client'
 import { PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/consumer-contracts/vocabulary';
 import type { PlannedInteraction } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
-import { isRefusal, notHere } from './created-orders.js';
-import { memo } from './listed-orders.js';
+import { memo } from './memo.js';
+import { isRefusal, notHere } from './verdicts.js';
 
 const SAMPLE_DATA =
   'a sample-data credential set may answer sample data whatever the request ("every endpoint answers with sample data")';
