@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
+import { untilStopped } from '@print-contracts/client';
 import { benchClientThroughput } from './client-throughput.js';
 import { benchConsumerSuite } from './consumer-suite.js';
 import { benchPnpmTest } from './pnpm-test.js';

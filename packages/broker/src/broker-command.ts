@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { redact } from '@print-contracts/client';
-import { pactCliBinary } from '@print-contracts/consumer-contracts/vocabulary';
+import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
 import { brokerSecrets, describeAuth } from './broker-options.js';
 
 /**

@@ -1,5 +1,4 @@
-import { redact } from '@print-contracts/client';
-import { CONSUMER_NAME } from '@print-contracts/consumer-contracts/vocabulary';
+import { CONSUMER_NAME, redact } from '@print-contracts/client';
 import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
   brokerSecrets,

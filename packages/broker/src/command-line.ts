@@ -1,4 +1,4 @@
-import { untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
+import { untilStopped } from '@print-contracts/client';
 import type { BrokerIo } from './broker-command.js';
 
 /**

@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { redact } from '@print-contracts/client';
-import { CONSUMER_NAME } from '@print-contracts/consumer-contracts/vocabulary';
+import { CONSUMER_NAME, redact } from '@print-contracts/client';
 import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
   brokerSecrets,

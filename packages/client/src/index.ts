@@ -5,6 +5,17 @@ export {
   type SendInput,
   type WaitOptions,
 } from './client.js';
+// The contract vocabulary the suite, the simulator and the verifier share: no Pact runtime.
+export { canonicalJson, sortKeys } from './contract/canonical-json.js';
+export { CONSUMER_NAME, pactFileName, providerName } from './contract/participants.js';
+export { PLACEHOLDER_CREDENTIALS, UNKNOWN_ORDER_ID, WRONG_SECRET } from './contract/placeholders.js';
+export {
+  findProviderState,
+  PROVIDER_STATES,
+  type ProviderStateDefinition,
+  type ProviderStateKey,
+  type ProviderStateName,
+} from './contract/provider-states.js';
 export * from './errors/index.js';
 export { EXAMPLE_ADDRESS, EXAMPLE_INVOICE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
@@ -36,6 +47,13 @@ export {
   notConnected,
   untrusted,
 } from './transport-failures.js';
+export {
+  STOP_SIGNALS,
+  type StopReason,
+  type StopSources,
+  type StopWatch,
+  untilStopped,
+} from './until-stopped.js';
 export * from './vendor.js';
 export {
   documentedBody,

@@ -1,4 +1,5 @@
-import { asPact, canonicalJson, type PactInteraction } from './pact-files.js';
+import { canonicalJson } from '@print-contracts/client';
+import { asPact, type PactInteraction } from './pact-files.js';
 
 /** One difference between the committed contracts and the ones the suite generated. */
 export interface ContractChange {

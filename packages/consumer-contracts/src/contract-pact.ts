@@ -1,10 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PactV4, SpecificationVersion, type V3MockServer } from '@pact-foundation/pact';
-import { type ApiVersion, OrdersClient } from '@print-contracts/client';
+import {
+  type ApiVersion,
+  CONSUMER_NAME,
+  OrdersClient,
+  PLACEHOLDER_CREDENTIALS,
+  providerName,
+  WRONG_SECRET,
+} from '@print-contracts/client';
 import { startCredentialStrippingProxy } from './credential-stripping-proxy.js';
 import { PactInternalsError } from './errors/pact-internals-error.js';
-import { CONSUMER_NAME, providerName } from './participants.js';
-import { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from './placeholders.js';
 import { type ClientSetup, requestHeaders } from './request-headers.js';
 import { API_BASE_PATH } from './request-paths.js';
 

@@ -1,9 +1,8 @@
+import { canonicalJson, findProviderState, PLACEHOLDER_CREDENTIALS } from '@print-contracts/client';
 import { buildOpenApiDocuments, renderOpenApiSection } from '@print-contracts/openapi';
 import { ASSUMED_PREFIX, DOCUMENTED_PREFIX } from './expectations.js';
 import { PRESENT_PATTERN } from './matchers.js';
-import { canonicalJson, type PactFile, type PactInteraction, type PactRuleList } from './pact-files.js';
-import { PLACEHOLDER_CREDENTIALS } from './placeholders.js';
-import { findProviderState } from './provider-states.js';
+import type { PactFile, PactInteraction, PactRuleList } from './pact-files.js';
 
 /**
  * `contracts/README.md`, generated from the pact files so that a team that never runs the

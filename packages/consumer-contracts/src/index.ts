@@ -65,7 +65,6 @@ export {
   type PactRuleList,
   readPact,
   serialisePact,
-  sortKeys,
 } from './pact-files.js';
 export { type ClientSetup, type CredentialsSent, requestHeaders } from './request-headers.js';
 export {
@@ -94,5 +93,3 @@ export {
   type StubServerOptions,
   startStubServer,
 } from './stub/stub-server.js';
-// The contract vocabulary (states, participants, placeholders), also importable without Pact's runtime.
-export * from './vocabulary.js';

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { canonicalJson, sortKeys } from '@print-contracts/client';
 import { PactOutputError } from './errors/pact-output-error.js';
 import { NULL_RULE } from './rule-values.js';
 
@@ -182,20 +183,6 @@ function rewriteNullPairs(node: unknown): unknown {
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A copy of `value` with every object's keys in code-point order. */
-export function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort(compareText)
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
-}
-
-/** JSON with sorted keys, for comparing values regardless of key order. */
-export const canonicalJson = (value: unknown) => JSON.stringify(sortKeys(value));
 
 /** The bytes of a pact file: two-space JSON with sorted keys and a final newline. */
 export const serialisePact = (pact: PactFile) => `${JSON.stringify(sortKeys(pact), null, 2)}\n`;

@@ -3,11 +3,12 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import {
   type ApiVersion,
   DEFAULT_VERSION_HEADER,
+  PLACEHOLDER_CREDENTIALS,
   SECRET_HEADER,
   USER_ID_HEADER,
   versionHeaderValue,
+  WRONG_SECRET,
 } from '@print-contracts/client';
-import { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from './placeholders.js';
 
 /**
  * Which credentials a request carries. `placeholders`: the credential set, as placeholders

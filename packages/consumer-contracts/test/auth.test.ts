@@ -1,9 +1,8 @@
-import { API_VERSIONS, isHttpError, operations } from '@print-contracts/client';
+import { API_VERSIONS, isHttpError, operations, PROVIDER_STATES } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented } from '../src/expectations.js';
 import { EXAMPLE_OTHER_SET_ORDER } from '../src/fixtures/examples.js';
 import { clientErrorStatus } from '../src/matchers.js';
-import { PROVIDER_STATES } from '../src/provider-states.js';
 import { injectedOrderPath, orderPath } from '../src/request-paths.js';
 import { contractPact } from './support/contract-pact.js';
 

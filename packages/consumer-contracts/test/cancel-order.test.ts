@@ -1,11 +1,17 @@
-import { API_VERSIONS, CANCEL_REFUSED_MESSAGE, isHttpError, operations } from '@print-contracts/client';
+import {
+  API_VERSIONS,
+  CANCEL_REFUSED_MESSAGE,
+  isHttpError,
+  operations,
+  PROVIDER_STATES,
+  UNKNOWN_ORDER_ID,
+} from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
-import { EXAMPLE_ORDER, EXAMPLE_ORDER_IN_PRODUCTION, UNKNOWN_ORDER_ID } from '../src/fixtures/examples.js';
+import { EXAMPLE_ORDER, EXAMPLE_ORDER_IN_PRODUCTION } from '../src/fixtures/examples.js';
 import { CANCEL_REASON } from '../src/fixtures/orders.js';
 import { CANCEL_REFUSED, ORDER_CANCELLED } from '../src/fixtures/responses.js';
 import { clientErrorStatus, documentedStatus, successStatus } from '../src/matchers.js';
-import { PROVIDER_STATES } from '../src/provider-states.js';
 import { injectedOrderPath, orderPath } from '../src/request-paths.js';
 import { contractPact } from './support/contract-pact.js';
 

@@ -1,15 +1,16 @@
-import { API_VERSIONS, isHttpError, isOrderCreationFailedError, operations } from '@print-contracts/client';
+import {
+  API_VERSIONS,
+  isHttpError,
+  isOrderCreationFailedError,
+  operations,
+  PROVIDER_STATES,
+  UNKNOWN_ORDER_ID,
+} from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
-import {
-  EXAMPLE_FAILED_ORDER,
-  EXAMPLE_ORDER,
-  EXAMPLE_ORDER_DETAIL,
-  UNKNOWN_ORDER_ID,
-} from '../src/fixtures/examples.js';
+import { EXAMPLE_FAILED_ORDER, EXAMPLE_ORDER, EXAMPLE_ORDER_DETAIL } from '../src/fixtures/examples.js';
 import { CREATION_FAILED, DISCOUNTED_ORDER, ORDER_DETAIL, SHIPPED_ORDER } from '../src/fixtures/responses.js';
 import { documentedStatus, successStatus } from '../src/matchers.js';
-import { PROVIDER_STATES } from '../src/provider-states.js';
 import { injectedOrderPath, orderPath } from '../src/request-paths.js';
 import { contractPact } from './support/contract-pact.js';
 

@@ -1,11 +1,16 @@
 import { MatchersV3 } from '@pact-foundation/pact';
-import { API_VERSIONS, LIST_LIMIT_MAX, type OrderStatus, operations } from '@print-contracts/client';
+import {
+  API_VERSIONS,
+  LIST_LIMIT_MAX,
+  type OrderStatus,
+  operations,
+  PROVIDER_STATES,
+} from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { OFFSET_PAST_THE_END } from '../src/fixtures/examples.js';
 import { EMPTY_ORDER_PAGE, ORDER_LIST, ORDER_SUMMARY, orderPage } from '../src/fixtures/responses.js';
 import { oneOf, successStatus } from '../src/matchers.js';
-import { PROVIDER_STATES } from '../src/provider-states.js';
 import { orderPath } from '../src/request-paths.js';
 import { contractPact } from './support/contract-pact.js';
 

@@ -1,10 +1,16 @@
-import { API_VERSIONS, isHttpError, type OrderRef, operations } from '@print-contracts/client';
+import {
+  API_VERSIONS,
+  isHttpError,
+  type OrderRef,
+  operations,
+  PROVIDER_STATES,
+  UNKNOWN_ORDER_ID,
+} from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
-import { EXAMPLE_ORDER, EXAMPLE_ORDER_IN_PRODUCTION, UNKNOWN_ORDER_ID } from '../src/fixtures/examples.js';
+import { EXAMPLE_ORDER, EXAMPLE_ORDER_IN_PRODUCTION } from '../src/fixtures/examples.js';
 import { ORDER_UPDATES } from '../src/fixtures/orders.js';
 import { clientErrorStatus, documentedStatus, successStatus } from '../src/matchers.js';
-import { PROVIDER_STATES } from '../src/provider-states.js';
 import { type InjectedKey, injectedOrderPath, orderPath } from '../src/request-paths.js';
 import { contractPact } from './support/contract-pact.js';
 

@@ -2,10 +2,11 @@ import { parseArgs } from 'node:util';
 import {
   DEFAULT_VERSION_HEADER,
   SECRET_HEADER,
+  type StopSources,
   USER_ID_HEADER,
+  untilStopped,
   versionHeaderValue,
 } from '@print-contracts/client';
-import { type StopSources, untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
 import { describeCatalogue } from './catalogue.js';
 import { CONTROL_BASE_PATH } from './control-surface.js';
 import {

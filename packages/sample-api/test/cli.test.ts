@@ -14,7 +14,6 @@ const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const clientDir = fileURLToPath(new URL('../../client', import.meta.url));
-const vocabularyDir = fileURLToPath(new URL('../../consumer-contracts', import.meta.url));
 
 /** Captures what the command writes, and lets a test send it signals or take its parent away. */
 function fakeIo(env: Record<string, string> = {}) {
@@ -199,7 +198,6 @@ describe('the built print-sample-api binary', () => {
     root = await mkdtemp(join(tmpdir(), 'print-sample-api-'));
     const tsc = require.resolve('typescript/bin/tsc');
     const clientOut = join(root, 'node_modules', '@print-contracts', 'client');
-    const vocabularyOut = join(root, 'node_modules', '@print-contracts', 'consumer-contracts');
     await mkdir(join(root, 'node_modules', '@print-contracts'), { recursive: true });
     const build = (config: string, outDir: string) =>
       run(process.execPath, [
@@ -217,12 +215,9 @@ describe('the built print-sample-api binary', () => {
       ]);
     await Promise.all([
       build(join(clientDir, 'tsconfig.build.json'), join(clientOut, 'dist')),
-      // The provider-state endpoint names its states from the contracts' vocabulary entry.
-      build(join(vocabularyDir, 'tsconfig.build.json'), join(vocabularyOut, 'dist')),
       build(join(packageDir, 'tsconfig.build.json'), join(root, 'dist')),
     ]);
     await cp(join(clientDir, 'package.json'), join(clientOut, 'package.json'));
-    await cp(join(vocabularyDir, 'package.json'), join(vocabularyOut, 'package.json'));
     await cp(join(packageDir, 'package.json'), join(root, 'package.json'));
     await cp(join(packageDir, 'bin'), join(root, 'bin'), { recursive: true });
     for (const name of ['zod', 'undici']) {

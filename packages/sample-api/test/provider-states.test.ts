@@ -1,5 +1,9 @@
-import { CANCEL_REFUSED_MESSAGE, isHttpError, isOrderCreationFailedError } from '@print-contracts/client';
-import { PROVIDER_STATES } from '@print-contracts/consumer-contracts/vocabulary';
+import {
+  CANCEL_REFUSED_MESSAGE,
+  isHttpError,
+  isOrderCreationFailedError,
+  PROVIDER_STATES,
+} from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_STATES_PATH } from '../src/index.js';
 import { inspect } from './helpers/control.js';

@@ -1,4 +1,4 @@
-import { untilStopped } from '@print-contracts/consumer-contracts/until-stopped';
+import { untilStopped } from '@print-contracts/client';
 import { SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
 import { runVerify } from './run-verify.js';
 

@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pactFileName } from '@print-contracts/consumer-contracts/vocabulary';
+import { pactFileName } from '@print-contracts/client';
 
 const CONTRACTS = fileURLToPath(new URL('../../../../contracts/', import.meta.url));
 

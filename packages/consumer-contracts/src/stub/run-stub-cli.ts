@@ -4,14 +4,16 @@ import {
   type ApiVersion,
   DEFAULT_VERSION_HEADER,
   SECRET_HEADER,
+  STOP_SIGNALS,
+  type StopSources,
   USER_ID_HEADER,
+  untilStopped,
   versionHeaderValue,
 } from '@print-contracts/client';
 import { CONTRACTS_DIR } from '../contracts-output.js';
 import { isPactOutputError } from '../errors/pact-output-error.js';
 import { isStubServerError } from '../errors/stub-server-error.js';
 import { readPact } from '../pact-files.js';
-import { STOP_SIGNALS, type StopSources, untilStopped } from '../until-stopped.js';
 import { INTERACTION_HEADER, NO_INTERACTION_STATUS, STUB_STATE_HEADER } from './stub-front.js';
 import { renderStubTable, stubRoutes } from './stub-guide.js';
 import { pactFilesIn, type StubServer, startStubServer } from './stub-server.js';

@@ -1,7 +1,12 @@
-import { ENV, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
+import {
+  ENV,
+  PLACEHOLDER_CREDENTIALS,
+  SECRET_HEADER,
+  USER_ID_HEADER,
+  WRONG_SECRET,
+} from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { scanForCredentials, secretsFromEnv, tokenReason } from '../../src/credential-scan.js';
-import { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from '../../src/placeholders.js';
 
 const contract = (headers: Record<string, string[]>, body: unknown = { reference: 'Spring flyers' }) =>
   new Map([

@@ -2,7 +2,14 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_VERSIONS, isHttpError, OrdersClient } from '@print-contracts/client';
+import {
+  API_VERSIONS,
+  isHttpError,
+  OrdersClient,
+  PLACEHOLDER_CREDENTIALS,
+  PROVIDER_STATES,
+  UNKNOWN_ORDER_ID,
+} from '@print-contracts/client';
 import { living, waitUntilGone } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,13 +18,10 @@ import {
   INTERACTION_HEADER,
   isStubServerError,
   NO_INTERACTION_STATUS,
-  PLACEHOLDER_CREDENTIALS,
-  PROVIDER_STATES,
   runStubCli,
   STUB_STATE_HEADER,
   type StubServer,
   startStubServer,
-  UNKNOWN_ORDER_ID,
 } from '../../src/index.js';
 
 describe.each(API_VERSIONS)('the stub serving the %s contract', (version) => {

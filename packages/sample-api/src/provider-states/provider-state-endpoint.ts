@@ -1,4 +1,4 @@
-import { findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
+import { findProviderState } from '@print-contracts/client';
 import { ApiAnswerError } from '../errors/api-answer-error.js';
 import { type Answer, jsonAnswer } from '../http/answer.js';
 import type { OrderRecord } from '../store/order-record.js';

@@ -1,5 +1,10 @@
-import { ORDER_STATUSES, type OrderLine, type OrderStatus } from '@print-contracts/client';
-import { PROVIDER_STATES, type ProviderStateName } from '@print-contracts/consumer-contracts/vocabulary';
+import {
+  ORDER_STATUSES,
+  type OrderLine,
+  type OrderStatus,
+  PROVIDER_STATES,
+  type ProviderStateName,
+} from '@print-contracts/client';
 import type { ControlState } from '../control-surface.js';
 import { ApiAnswerError } from '../errors/api-answer-error.js';
 import {

@@ -1,5 +1,4 @@
-import { LIST_LIMIT_MAX } from '@print-contracts/client';
-import { findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
+import { findProviderState, LIST_LIMIT_MAX } from '@print-contracts/client';
 import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';

@@ -1,5 +1,10 @@
-import { type ApiVersion, operations, queryKeys } from '@print-contracts/client';
-import { PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/consumer-contracts/vocabulary';
+import {
+  type ApiVersion,
+  operations,
+  PROVIDER_STATES,
+  queryKeys,
+  UNKNOWN_ORDER_ID,
+} from '@print-contracts/client';
 import type { PlannedInteraction } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
 import { memo } from './memo.js';

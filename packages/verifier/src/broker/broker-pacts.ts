@@ -1,6 +1,6 @@
 import { fetchPactsForVerification, isBrokerRequestError } from '@print-contracts/broker';
 import type { ApiVersion } from '@print-contracts/client';
-import { providerName } from '@print-contracts/consumer-contracts/vocabulary';
+import { providerName } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
 import { BrokerError } from '../errors/broker-error.js';
 import type { BrokerOptions } from '../options/verify-options.js';

@@ -1,7 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { API_VERSIONS, formatPath } from '@print-contracts/client';
-import { providerName } from '@print-contracts/consumer-contracts/vocabulary';
+import { API_VERSIONS, formatPath, providerName } from '@print-contracts/client';
 import type { z } from 'zod';
 import { PactFileError } from '../errors/pact-file-error.js';
 import type { LoadedPact, PactSource } from './interaction.js';

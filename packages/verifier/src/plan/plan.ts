@@ -1,5 +1,4 @@
-import { API_BASE_PATH, type ApiVersion } from '@print-contracts/client';
-import { canonicalJson, findProviderState } from '@print-contracts/consumer-contracts/vocabulary';
+import { API_BASE_PATH, type ApiVersion, canonicalJson, findProviderState } from '@print-contracts/client';
 import { UnknownStateError } from '../errors/unknown-state-error.js';
 import type { TargetMode } from '../options/verify-options.js';
 import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';

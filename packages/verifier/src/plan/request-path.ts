@@ -3,11 +3,11 @@ import {
   OPERATION_NAMES,
   type OperationName,
   operations,
+  PLACEHOLDER_CREDENTIALS,
   pathPattern,
   SECRET_HEADER,
   USER_ID_HEADER,
 } from '@print-contracts/client';
-import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/consumer-contracts/vocabulary';
 import type { PactInteraction } from '../pacts/interaction.js';
 import { liveRefusal } from './live-safety.js';
 

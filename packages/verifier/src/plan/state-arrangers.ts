@@ -1,5 +1,9 @@
-import { ORDER_STATUSES, type OrderStatus } from '@print-contracts/client';
-import { PROVIDER_STATES, type ProviderStateName } from '@print-contracts/consumer-contracts/vocabulary';
+import {
+  ORDER_STATUSES,
+  type OrderStatus,
+  PROVIDER_STATES,
+  type ProviderStateName,
+} from '@print-contracts/client';
 import type { CreatedSpec, FixtureSpec, ListedWant } from './fixture-spec.js';
 
 /** What the target offers beyond its public API; `mutates`: anything but a GET needs an order of its own. */

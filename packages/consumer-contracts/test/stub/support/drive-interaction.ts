@@ -9,13 +9,13 @@ import {
   type OperationName,
   OrdersClient,
   operations,
+  PLACEHOLDER_CREDENTIALS,
   SECRET_HEADER,
   USER_ID_HEADER,
 } from '@print-contracts/client';
 import {
   type PactFile,
   type PactInteraction,
-  PLACEHOLDER_CREDENTIALS,
   readPact,
   STUB_STATE_HEADER,
   type StubRoute,

@@ -1,4 +1,4 @@
-import { canonicalJson } from '@print-contracts/consumer-contracts/vocabulary';
+import { canonicalJson } from '@print-contracts/client';
 import type { StateValues } from '../../arrange/arrange.js';
 import type { StateRef } from '../../pacts/interaction.js';
 

@@ -1,7 +1,7 @@
 /**
  * How the kit's long-running commands (`pnpm sample-api`, `pnpm stub`, `pnpm verify`) learn
  * they must stop. Pact-free and dependency-free, so every package can import it as
- * `@print-contracts/consumer-contracts/until-stopped`.
+ * `@print-contracts/client`.
  */
 
 /** What ended a long-running command. */

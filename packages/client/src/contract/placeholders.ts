@@ -10,3 +10,6 @@ export const PLACEHOLDER_CREDENTIALS = {
 
 /** The secret of the "wrong secret" interactions; never replaced at verification. */
 export const WRONG_SECRET = 'wrong-api-secret';
+
+/** An id no order has: the consumer chooses it and passes it as the state's parameter. */
+export const UNKNOWN_ORDER_ID = 999_999_999;

@@ -1,4 +1,4 @@
-import type { ApiVersion } from '@print-contracts/client';
+import type { ApiVersion } from '../vendor.js';
 
 /** Pact participants: one provider per API version, so each version has its own pact file and verdict. */
 export const CONSUMER_NAME = 'print-order-client';
