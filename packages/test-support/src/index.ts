@@ -1,3 +1,11 @@
+export {
+  type Alteration,
+  type AlteringProxy,
+  editJson,
+  type ProxiedAnswer,
+  type ProxiedRequest,
+  startAlteringProxy,
+} from './altering-proxy.js';
 export { captureIo } from './capture-io.js';
 export {
   cliEnv,

@@ -1,0 +1,128 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request on its way to the target, as an alteration may rewrite it. */
+export interface ProxiedRequest {
+  readonly method: string;
+  /** Path and query, as sent (`/api/orders?limit=5`). */
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** The target's answer, as an alteration may rewrite it. */
+export interface ProxiedAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/**
+ * What a stand-in changes about the target it fronts. Each hook returns the replacement, or
+ * undefined to leave the message as it is. `answer` may skip the target: return an answer
+ * from `request` with `reply`.
+ */
+export interface Alteration {
+  request?(request: ProxiedRequest): ProxiedRequest | { reply: ProxiedAnswer } | undefined;
+  response?(answer: ProxiedAnswer, request: ProxiedRequest): ProxiedAnswer | undefined;
+}
+
+export interface AlteringProxy {
+  /** `http://127.0.0.1:PORT`: put `/api` after it for a base URL. */
+  readonly origin: string;
+  /** Requests seen, in order (after the request hook). */
+  readonly seen: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host'];
+
+function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const kept = { ...headers };
+  for (const name of HOP_BY_HOP) delete kept[name];
+  return kept;
+}
+
+/**
+ * A stand-in of the vendor for tests: a loopback proxy in front of `targetOrigin` (the sample
+ * API, say) that rewrites requests or answers as `alteration` says. Every path is forwarded,
+ * the control surface too. Listens on an ephemeral port.
+ */
+export async function startAlteringProxy(
+  targetOrigin: string,
+  alteration: Alteration,
+): Promise<AlteringProxy> {
+  const target = new URL(targetOrigin);
+  const seen: ProxiedRequest[] = [];
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const original: ProxiedRequest = {
+        method: incoming.method ?? 'GET',
+        path: incoming.url ?? '/',
+        headers: incoming.headers,
+        body: Buffer.concat(chunks),
+      };
+      const altered = alteration.request?.(original) ?? original;
+      const answer = (reply: ProxiedAnswer) => {
+        outgoing.writeHead(reply.status, {
+          ...withoutHopByHop(reply.headers),
+          'content-length': String(reply.body.length),
+        });
+        outgoing.end(reply.body);
+      };
+      if ('reply' in altered) {
+        seen.push(original);
+        answer(altered.reply);
+        return;
+      }
+      seen.push(altered);
+      const forwarded = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: altered.method,
+          path: altered.path,
+          headers: { ...withoutHopByHop(altered.headers), 'content-length': String(altered.body.length) },
+        },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => parts.push(chunk));
+          response.on('end', () => {
+            const got: ProxiedAnswer = {
+              status: response.statusCode ?? 502,
+              headers: response.headers,
+              body: Buffer.concat(parts),
+            };
+            answer(alteration.response?.(got, altered) ?? got);
+          });
+        },
+      );
+      forwarded.on('error', () => outgoing.destroy());
+      forwarded.end(altered.body);
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.closeAllConnections();
+        server.close(() => closed());
+      }),
+  };
+}
+
+/** A JSON answer's body, changed by `edit`; a body that is not JSON is left as it is. */
+export function editJson(answer: ProxiedAnswer, edit: (json: unknown) => unknown): ProxiedAnswer {
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return answer;
+  }
+  return { ...answer, body: Buffer.from(JSON.stringify(edit(json))) };
+}
