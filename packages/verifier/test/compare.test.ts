@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify } from '../src/compare/classify.js';
@@ -292,6 +293,15 @@ describe('the comparison files', () => {
 });
 
 describe('the committed known findings', () => {
+  it("the nightly job's acknowledgements read cleanly and excuse v1 only", () => {
+    const vendor = readKnownFindings(
+      fileURLToPath(new URL('../../../contracts/known-findings/vendor.json', import.meta.url)),
+      process.cwd(),
+    );
+    expect(vendor.findings.map((finding) => finding.version)).toEqual(['v1']);
+    expect(vendor.findings[0]?.expires).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
   let space: Awaited<ReturnType<typeof workspace>>;
 
   beforeAll(async () => {
