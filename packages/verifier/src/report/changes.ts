@@ -1,7 +1,7 @@
 import type { Change, Comparison } from '../compare/compare.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { VERDICT_WORDS } from '../plan/plan.js';
-import type { RunReport } from './model.js';
+import { printable, type RunReport } from './model.js';
 
 /** One group of the changes since the last run; `fails`: it makes the run fail, `known`: excused. */
 export interface ChangeSection {
@@ -28,7 +28,8 @@ export function withComparison(report: RunReport, comparison: Comparison | undef
 
 const word = (verdict: string | undefined) =>
   verdict === undefined ? 'absent' : (VERDICT_WORDS[verdict as keyof typeof VERDICT_WORDS] ?? verdict);
-const name = (row: Change) => `${row.version} ${row.description}`;
+// A gone interaction's description comes from the baseline file: shown printable, like the run's own.
+const name = (row: Change) => printable(`${row.version} ${row.description}`);
 const moved = (row: Change) => `${name(row)}: ${word(row.before)} before, ${word(row.now)} now`;
 const knownText = (row: Change) =>
   `${name(row)}: ${word(row.now)}, known until ${row.known?.expires}: ${row.known?.reason}`;
@@ -55,11 +56,14 @@ export function changeSections(report: RunReport): ChangeSection[] {
   const rows = comparison.changes;
   const of = (kind: Change['kind']) => rows.filter((row) => row.kind === kind && row.known === undefined);
   const items = (list: readonly Change[], text = moved) =>
-    list.map((row) => ({ name: name(row), text: text(row) }));
+    list.map((row) => ({ name: name(row), text: printable(text(row)) }));
   const acknowledged = (status: 'expired' | 'unused') =>
     comparison.acknowledgements
       .filter((item) => item.status === status)
-      .map((item) => ({ name: `${item.version} ${item.interaction}`, text: item.text }));
+      .map((item) => ({
+        name: printable(`${item.version} ${item.interaction}`),
+        text: printable(item.text),
+      }));
   const sections: ChangeSection[] = [
     { title: 'New failures', weight: 'fails', items: items(of('new-failure')) },
     { title: 'Regressions', weight: 'fails', items: items(of('regression')) },
