@@ -9,6 +9,7 @@ import { ENV, redact } from '@print-contracts/client';
 import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
 import { runCleanup } from './cleanup/cleanup.js';
+import { compareRun } from './compare/compare.js';
 import { PactFileError } from './errors/pact-file-error.js';
 import { isUsageError } from './errors/usage-error.js';
 import { isVerifierError } from './errors/verifier-error.js';
@@ -25,6 +26,7 @@ import { PactRunner } from './replay/pact-runner.js';
 import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
 import { buildReport } from './report/build-report.js';
+import { withComparison } from './report/changes.js';
 import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
 import { teardownText } from './report/teardown-text.js';
 import { writeReports } from './report/write-reports.js';
@@ -166,7 +168,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       reporter.say(teardownText(settlement));
       throw broke?.error;
     }
-    const report = buildReport(replayed, settlement, {
+    const built = buildReport(replayed, settlement, {
       target,
       strict: options.strict,
       stoppedBy: stoppedBy(),
@@ -174,6 +176,11 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       durationMs: performance.now() - t0,
       secrets,
     });
+    const comparison = compareRun(built.interactions, options.comparison, {
+      strict: options.strict,
+      today: new Date().toISOString().slice(0, 10),
+    });
+    const report = withComparison(built, comparison);
     reporter.results(report);
     reporter.closing(report, await writeReports(report, options.reportDir, secrets, replayed.pactOutput));
     return report.exitCode;

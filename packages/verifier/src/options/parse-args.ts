@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { brokerAuth, checkBrokerUrl, isUsageError as isBrokerUsageError } from '@print-contracts/broker';
 import { API_BASE_PATH, API_VERSIONS, withoutUserInfo } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
+import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
 import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
 import { checkWritable, defaultContractsDir } from './paths.js';
@@ -36,6 +37,8 @@ const OPTIONS = {
   'provider-version': { type: 'string' },
   'provider-branch': { type: 'string' },
   publish: { type: 'boolean' },
+  baseline: { type: 'string' },
+  'known-findings': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -112,6 +115,8 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     /** Further tries of a request answered 429 or 503, or not answered at all. */
     retries: count(values, 'retries', 4, 10),
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
+    /** An earlier run's report and the acknowledged findings to compare the run with. */
+    comparison: comparisonInputs(values, cwd),
   };
   checkWritable(reportDir, ledgerPath);
   return { kind: 'verify' as const, options };

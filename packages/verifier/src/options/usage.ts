@@ -33,6 +33,12 @@ Contracts and reports
   --report-dir DIR          Where the JUnit XML, JSON and Markdown reports go (default: reports/).
   --ledger PATH             The ledger of created orders (default: <report-dir>/verify-ledger.jsonl).
   --strict                  Count interactions not verifiable here as failures.
+  --baseline FILE           An earlier run's verify-report.json: each interaction and version is
+                            then a new failure, a regression (verified before, not now), fixed
+                            or unchanged; a new failure or a regression fails the run.
+  --known-findings FILE     Acknowledged findings, each with its reason and expiry date
+                            (default: contracts/known-findings/known-findings.json, if present).
+                            One in force excuses what it names; an expired one excuses nothing.
   --quiet                   Print only the matrix and the summary.
 
 Orders
@@ -62,7 +68,8 @@ Pact Broker (instead of contracts/ when PACT_BROKER_BASE_URL or --broker-url is 
 
 Exit status
   ${EXIT_CODES.passed}    every verifiable interaction passed
-  ${EXIT_CODES.failed}    a contract broke (with --strict, also: an interaction not verifiable here)
+  ${EXIT_CODES.failed}    a contract broke, or an interaction regressed since --baseline, and no known
+       finding in force excuses it (with --strict, also: an interaction not verifiable here)
   ${EXIT_CODES.notStarted}    the run could not start: bad flags or files, target unreachable or untrusted
   ${EXIT_CODES.targetUnavailable}    the target stopped answering mid-run (429, 503, network); no contract broke
   ${EXIT_CODES.interrupted}  stopped by SIGINT, ${EXIT_CODES.terminated} stopped by SIGTERM; both cancel what the run created first`;

@@ -1,4 +1,5 @@
 import { API_VERSIONS, type ApiVersion, redact } from '@print-contracts/client';
+import { interactionKey } from '../compare/interaction-key.js';
 import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import { requestLine, stateLine } from '../pacts/interaction.js';
 import type { Verdict } from '../plan/plan.js';
@@ -29,13 +30,17 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
   const clean = (text: string) => printable(redact(text, context.secrets));
   const interactions = replayed.interactions.map((item) => {
     const { pact, interaction, version } = item.arranged.planned;
-    return {
+    const named = {
       version,
       consumer: clean(pact.consumer),
-      provider: clean(pact.provider),
-      pact: clean(pact.label), // a file, or the broker URL it came from
       description: clean(interaction.description),
       states: clean(stateLine(interaction)),
+    };
+    return {
+      key: interactionKey(named), // the same run after run: what a later run's --baseline matches
+      ...named,
+      provider: clean(pact.provider),
+      pact: clean(pact.label), // a file, or the broker URL it came from
       arranged: item.arranged.states.flatMap((state) =>
         state ? [clean(`${state.label}: ${state.how}`)] : [],
       ),

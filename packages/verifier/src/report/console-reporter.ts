@@ -2,6 +2,7 @@ import { redact } from '@print-contracts/client';
 import type { VerifyOptions } from '../options/verify-options.js';
 import { type Plan, VERDICT_WORDS } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
+import { changeSections, changesHeadline } from './changes.js';
 import {
   type InteractionReport,
   matrixRows,
@@ -82,6 +83,7 @@ export class ConsoleReporter {
       const why = item.verdict === 'verified' ? '' : ` — ${reason(item)}`;
       this.progress(`  ${MARKS[item.verdict]} ${item.version} ${item.description}${time}${why}`);
     }
+    this.#changes(report);
     const versions = versionsOf(report);
     const names = versions.map(({ version }) => version);
     const rows = matrixRows(report.interactions);
@@ -129,6 +131,18 @@ export class ConsoleReporter {
     this.say(
       `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here${unavailable} (${byVersion.join(', ')}) in ${(report.durationMs / 1000).toFixed(2)} s`,
     );
+  }
+
+  /** What changed since the baseline, and the acknowledged findings: before the matrix. */
+  #changes(report: RunReport): void {
+    const headline = changesHeadline(report);
+    if (headline === undefined) return;
+    this.say('');
+    this.say(headline);
+    for (const section of changeSections(report)) {
+      this.say(`${section.title}:`);
+      for (const item of section.items) this.say(`  ${item.text}`);
+    }
   }
 
   /** How the run's orders ended, the report files, and a stop. */

@@ -1,4 +1,5 @@
-import { type Counts, type InteractionReport, type RunReport, versionsOf } from './model.js';
+import { changeSections } from './changes.js';
+import { type InteractionReport, type RunReport, versionsOf } from './model.js';
 
 const xml = (text: string) =>
   text
@@ -11,28 +12,54 @@ const xml = (text: string) =>
 
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
+/** One test case, its element (failure, error, skipped, output) already rendered. */
+interface Case {
+  readonly name: string;
+  readonly ms: number | undefined;
+  readonly child: string | undefined;
+}
+
+const tally = (cases: readonly Case[], ms: number) => {
+  const count = (tag: string) => cases.filter((item) => item.child?.startsWith(`<${tag}`)).length;
+  return `tests="${cases.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${seconds(ms)}"`;
+};
+
 /**
- * JUnit XML: a test suite per provider (API version), a test case per interaction; one not
- * verifiable here is `skipped` with its reason (a failure under `--strict`).
+ * JUnit XML: the changes since the last run first (when the run compared itself), then a test
+ * suite per provider (API version), a test case per interaction; one not verifiable here is
+ * `skipped` with its reason (a failure under `--strict`), and so is an acknowledged finding.
  */
 export function junitXml(report: RunReport): string {
   const { strict } = report;
-  const tally = (counts: Counts, ms: number) =>
-    `tests="${counts.total}" failures="${counts.failed + (strict ? counts.notVerifiable : 0)}" errors="${counts.targetUnavailable}" skipped="${strict ? 0 : counts.notVerifiable}" time="${seconds(ms)}"`;
+  const known = new Map(report.comparison?.changes.map((row) => [row.key, row.known]));
+  const suites = [
+    ...changesSuite(report),
+    ...versionsOf(report).map(({ version }) => {
+      const items = report.interactions.filter((item) => item.version === version);
+      return {
+        name: items[0]?.provider ?? version,
+        cases: items.map((item) => ({
+          name: item.states ? `${item.description} (given ${item.states})` : item.description,
+          ms: item.ms,
+          child: outcome(item, strict, known.get(item.key)),
+        })),
+      };
+    }),
+  ];
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="contract verification" ${tally(report.totals, report.durationMs)}>`,
+    `<testsuites name="contract verification" ${tally(
+      suites.flatMap((suite) => suite.cases),
+      report.durationMs,
+    )}>`,
   ];
-  for (const { version, counts } of versionsOf(report)) {
-    const cases = report.interactions.filter((item) => item.version === version);
-    const provider = xml(cases[0]?.provider ?? version);
-    const time = cases.reduce((sum, item) => sum + (item.ms ?? 0), 0);
-    lines.push(`  <testsuite name="${provider}" ${tally(counts, time)}>`);
-    for (const item of cases) {
-      const name = xml(item.states ? `${item.description} (given ${item.states})` : item.description);
-      const open = `    <testcase classname="${provider}" name="${name}" time="${seconds(item.ms)}"`;
-      const child = outcome(item, strict);
-      lines.push(...(child ? [`${open}>`, `      ${child}`, '    </testcase>'] : [`${open}/>`]));
+  for (const suite of suites) {
+    const name = xml(suite.name);
+    const time = suite.cases.reduce((sum, item) => sum + (item.ms ?? 0), 0);
+    lines.push(`  <testsuite name="${name}" ${tally(suite.cases, time)}>`);
+    for (const item of suite.cases) {
+      const open = `    <testcase classname="${name}" name="${xml(item.name)}" time="${seconds(item.ms)}"`;
+      lines.push(...(item.child ? [`${open}>`, `      ${item.child}`, '    </testcase>'] : [`${open}/>`]));
     }
     lines.push('  </testsuite>');
   }
@@ -40,10 +67,34 @@ export function junitXml(report: RunReport): string {
   return lines.join('\n');
 }
 
+/** The changes as the first suite: what fails the run a failure, a known finding skipped, the rest output. */
+function changesSuite(report: RunReport): { name: string; cases: Case[] }[] {
+  const sections = changeSections(report);
+  if (sections.length === 0) return [];
+  const cases = sections.flatMap((section) =>
+    section.items.map((item) => {
+      const text = xml(item.text);
+      const child =
+        section.weight === 'fails'
+          ? `<failure type="${xml(section.title)}" message="${text}"/>`
+          : section.weight === 'known'
+            ? `<skipped message="known finding: ${text}"/>`
+            : `<system-out>${text}</system-out>`;
+      return { name: `${section.title}: ${item.name}`, ms: 0, child };
+    }),
+  );
+  return [{ name: 'changes since the last run', cases }];
+}
+
 /** A test case's element: an error, a failure or a skip; none when verified. */
-function outcome(item: InteractionReport, strict: boolean): string | undefined {
+function outcome(
+  item: InteractionReport,
+  strict: boolean,
+  known: { readonly reason: string; readonly expires: string } | undefined,
+): string | undefined {
   const message = xml(item.reason ?? '');
   if (item.verdict === 'verified') return undefined;
+  if (known) return `<skipped message="known finding until ${xml(known.expires)}: ${xml(known.reason)}"/>`;
   if (item.verdict === 'target-unavailable') {
     return `<error type="target-unavailable" message="${message}">${xml(item.request)}</error>`;
   }

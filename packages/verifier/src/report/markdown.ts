@@ -1,5 +1,6 @@
 import { EXIT_CODES } from '../exit-codes.js';
 import type { Verdict } from '../plan/plan.js';
+import { changeSections, changesHeadline } from './changes.js';
 import { matrixRows, type RunReport, versionsOf, withVerdict } from './model.js';
 import { teardownText } from './teardown-text.js';
 
@@ -19,7 +20,9 @@ export function markdownSummary(report: RunReport): string {
   const status = report.stoppedBy
     ? `⚠️ stopped by ${report.stoppedBy}`
     : report.exitCode === EXIT_CODES.passed
-      ? '✅ every verifiable interaction honours the contract'
+      ? report.comparison?.counts.known
+        ? '✅ nothing new: every verifiable interaction honours the contract or is a known finding'
+        : '✅ every verifiable interaction honours the contract'
       : report.exitCode === EXIT_CODES.targetUnavailable
         ? '⚠️ the target became unavailable (no contract broke)'
         : '❌ the target broke the contract';
@@ -30,6 +33,7 @@ export function markdownSummary(report: RunReport): string {
     '',
     `Target: ${target.kind === 'embedded' ? 'embedded sample API' : `\`${target.baseUrl}\``} (mode ${target.mode}, control surface ${target.control ? 'on' : 'off'}), ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
+    ...changesMarkdown(report),
     `| Interaction | ${versions.join(' | ')} |`,
     `| --- | ${versions.map(() => '---').join(' | ')} |`,
   ];
@@ -65,4 +69,16 @@ export function markdownSummary(report: RunReport): string {
   for (const problem of problems) lines.push(`- ${cell(problem)}`);
   lines.push('', teardownText(report.teardown), '');
   return lines.join('\n');
+}
+
+/** The changes since the baseline and the acknowledged findings, as the summary's first section. */
+function changesMarkdown(report: RunReport): string[] {
+  const headline = changesHeadline(report);
+  if (headline === undefined) return [];
+  const lines = ['## Changes since the last run', '', cell(headline), ''];
+  for (const section of changeSections(report)) {
+    const mark = section.weight === 'fails' ? '❌ ' : section.weight === 'known' ? '☑️ ' : '';
+    lines.push(`### ${mark}${section.title}`, '', ...section.items.map((item) => `- ${cell(item.text)}`), '');
+  }
+  return [...lines, '## Matrix', ''];
 }

@@ -1,9 +1,13 @@
 import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import type { Comparison } from '../compare/compare.js';
 import type { Verdict } from '../plan/plan.js';
 import type { buildReport } from './build-report.js';
 
-/** Everything a run found: the JSON report, and what the console, JUnit and Markdown reports render. */
-export type RunReport = ReturnType<typeof buildReport>;
+/**
+ * Everything a run found: the JSON report, and what the console, JUnit and Markdown reports
+ * render; with a baseline or known findings, what changed (`withComparison`).
+ */
+export type RunReport = ReturnType<typeof buildReport> & { readonly comparison?: Comparison };
 export type InteractionReport = RunReport['interactions'][number];
 export type Counts = RunReport['totals'];
 
