@@ -41,8 +41,9 @@ export * from './errors/index.js';
 export { EXAMPLE_PLACEMENTS, type ExamplePlacement, placedExamples } from './examples/placement.js';
 export { type IsGenerated, readGenerated, writeGenerated } from './output/generated-folder.js';
 export {
+  generateHtmlReferences,
   generateOpenApiDocuments,
-  generateOpenApiFiles,
+  HTML_DIR,
   OPENAPI_DIR,
   readOpenApiFiles,
   writeOpenApiFiles,
