@@ -5,7 +5,15 @@ export {
   type PactComparison,
 } from './compare/compare-contracts.js';
 export { type ComparisonFinding, comparePact } from './compare/compare-pact.js';
-export { type ChangeSeverity, type DocumentChange, diffDocuments } from './diff/diff-documents.js';
+export {
+  CHANGE_RULES,
+  type ChangeRule,
+  type ChangeRuleName,
+  type ChangeSeverity,
+  classify,
+  type Direction,
+} from './diff/change-rules.js';
+export { type DocumentChange, diffDocuments } from './diff/diff-documents.js';
 export { diffSinceRevision, documentsAtRevision } from './diff/git-documents.js';
 export { renderOpenApiSection } from './diff/openapi-section.js';
 export {
@@ -33,8 +41,9 @@ export * from './errors/index.js';
 export { EXAMPLE_PLACEMENTS, type ExamplePlacement, placedExamples } from './examples/placement.js';
 export { type IsGenerated, readGenerated, writeGenerated } from './output/generated-folder.js';
 export {
+  generateHtmlReferences,
   generateOpenApiDocuments,
-  generateOpenApiFiles,
+  HTML_DIR,
   OPENAPI_DIR,
   readOpenApiFiles,
   writeOpenApiFiles,

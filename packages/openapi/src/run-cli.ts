@@ -1,9 +1,18 @@
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
 import { UsageError } from './errors/usage-error.js';
-import { generateOpenApiFiles, OPENAPI_DIR, writeOpenApiFiles } from './output/openapi-files.js';
+import { writeGenerated } from './output/generated-folder.js';
+import {
+  generateHtmlReferences,
+  generateOpenApiDocuments,
+  HTML_DIR,
+  OPENAPI_DIR,
+  readOpenApiFiles,
+  writeOpenApiFiles,
+} from './output/openapi-files.js';
 
 /** Where the command writes, and the directory it runs in; tests pass their own. */
 export interface OpenApiCliIo {
@@ -19,14 +28,18 @@ export const DEFAULT_DIFF_REVISION = 'main';
 export const OPENAPI_USAGE = `Usage: print-contracts-openapi <command> [options]
 
 Commands:
-  generate            Write the OpenAPI documents and their HTML references into
-                      contracts/openapi/, from the client's operations table and schemas
-                      (pnpm contracts runs it after the pacts)
+  generate            Write the OpenAPI documents into contracts/openapi/, from the
+                      client's operations table and schemas (pnpm contracts runs it
+                      after the pacts)
+  html [--out DIR]    Write a browsable HTML reference of each document in
+                      contracts/openapi/ (Redoc, one self-contained file each) into DIR
+                      (default: reports/openapi-html/, git-ignored; pnpm contracts:html)
   diff [git-ref]      List what changed in contracts/openapi/*.json since git-ref
                       (default: ${DEFAULT_DIFF_REVISION}), per operation and field, each marked
                       breaking, additive or compatible for a client
 
 Options:
+      --out DIR       Where html writes (relative to the current directory)
   -h, --help          Show this help
 
 Exit status: 0 done (diff: nothing breaking), 1 diff found a breaking change,
@@ -38,14 +51,26 @@ function parse(argv: readonly string[]) {
     args: [...argv],
     strict: true,
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' } },
+    options: { help: { type: 'boolean', short: 'h' }, out: { type: 'string' } },
   });
 }
 
-async function generate(io: OpenApiCliIo): Promise<number> {
-  const files = await generateOpenApiFiles();
+function generate(io: OpenApiCliIo): number {
+  const files = generateOpenApiDocuments();
   writeOpenApiFiles(files, OPENAPI_DIR);
   io.stdout.write(`Wrote ${[...files.keys()].map((name) => `contracts/openapi/${name}`).join(', ')}\n`);
+  return 0;
+}
+
+async function html(out: string | undefined, io: OpenApiCliIo): Promise<number> {
+  const documents = readOpenApiFiles(OPENAPI_DIR);
+  if (documents.size === 0)
+    throw new UsageError('contracts/openapi/ holds no document: run pnpm contracts first');
+  const dir = out === undefined ? HTML_DIR : resolve(io.cwd, out);
+  const pages = await generateHtmlReferences(documents);
+  writeGenerated(dir, pages, (file) => file.endsWith('.html'));
+  const shown = relative(io.cwd, dir) || '.';
+  io.stdout.write(`Wrote ${[...pages.keys()].map((name) => join(shown, name)).join(', ')}\n`);
   return 0;
 }
 
@@ -77,16 +102,24 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
     return 0;
   }
   try {
+    if (parsed.values.out !== undefined && command !== 'html') {
+      throw new UsageError('--out belongs to the html command (see --help)');
+    }
     switch (command) {
       case 'generate':
         if (rest.length > 0) throw new UsageError('generate takes no arguments');
-        return await generate(io);
+        return generate(io);
+      case 'html':
+        if (rest.length > 0) throw new UsageError('html takes no arguments; choose the folder with --out');
+        return await html(parsed.values.out, io);
       case 'diff':
         return await diff(rest, io);
       case undefined:
-        throw new UsageError('a command is needed: generate or diff (see --help)');
+        throw new UsageError('a command is needed: generate, html or diff (see --help)');
       default:
-        throw new UsageError(`unknown command "${command.slice(0, 40)}": use generate or diff (see --help)`);
+        throw new UsageError(
+          `unknown command "${command.slice(0, 40)}": use generate, html or diff (see --help)`,
+        );
     }
   } catch (error) {
     if (isOpenApiError(error)) return fail(error.message);

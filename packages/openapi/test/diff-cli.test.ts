@@ -73,6 +73,16 @@ describe('print-contracts-openapi diff', () => {
     expect(result.status).toBe(1);
   });
 
+  it("reports a commit that removes updateOrder's documented 400 as breaking, exit 1", async () => {
+    await commit('drop the 400', (document) => {
+      const paths = document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      delete paths['/orders/{id}']?.put?.responses['400'];
+    });
+    const result = await run(['diff', 'HEAD~1'], repo);
+    expect(result.stdout).toMatch(/BREAKING\s+updateOrder \(PUT \/orders\/\{id\}\)\s+response 400\s+removed/);
+    expect(result.status).toBe(1);
+  });
+
   it('reports a commit that adds an optional response field as additive, exit 0', async () => {
     await commit('add an optional field', (document) => {
       const summary = document.components.schemas.OrderSummary;

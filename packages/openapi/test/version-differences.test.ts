@@ -26,6 +26,12 @@ describe('renderVersionDifferences', () => {
     );
   });
 
+  it("marks v2's narrower delivery methods (1, 6, 18, 19 → 1), a check the client makes in code, as breaking", () => {
+    const rows = lines.filter((line) => line.includes('`request body: deliveryMethod`'));
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(row).toMatch(/1, 6, 18, 19.*\| \*\*breaking\*\* \|$/);
+  });
+
   it('renders nothing when a version has no document', () => {
     const documents = buildOpenApiDocuments();
     documents.delete('v1');

@@ -1,14 +1,9 @@
 import { VERSION_HEADER_EXTENSION } from '../document/conventions.js';
 import { isJsonObject, type Json, type JsonObject } from '../schemas/json-schema.js';
-import {
-  type ChangeSeverity,
-  type Direction,
-  diffSchemas,
-  type Resolver,
-  resolverFor,
-} from './schema-diff.js';
+import { type ChangeRuleName, type ChangeSeverity, classify, type Direction } from './change-rules.js';
+import { diffSchemas, type Resolver, resolverFor } from './schema-diff.js';
 
-export type { ChangeSeverity } from './schema-diff.js';
+export type { ChangeSeverity } from './change-rules.js';
 
 /** One difference between two documents, for a client of the older one. */
 export interface DocumentChange {
@@ -17,7 +12,25 @@ export interface DocumentChange {
   /** `response 2XX: lines[].shipmentInfo`, `request body: reference`, `query limit`, `security`… */
   readonly location: string;
   readonly change: string;
+  /** The rule of `CHANGE_RULES` that classified it. */
+  readonly rule: ChangeRuleName;
   readonly severity: ChangeSeverity;
+}
+
+type OperationChange = Omit<DocumentChange, 'operation'>;
+
+/** A change classified by `rule` for the side it sits on (statuses and parameters have one verdict). */
+const found = (
+  location: string,
+  change: string,
+  rule: ChangeRuleName,
+  direction: Direction = 'request',
+): OperationChange => ({ location, change, rule, severity: classify(rule, direction) });
+
+/** True when `status` (`409`, `4XX`) was already a possible answer under a range or `default` of `statuses`. */
+function coveredBy(statuses: readonly string[], status: string): boolean {
+  if (statuses.includes('default')) return true;
+  return /^\d\d\d$/.test(status) && statuses.some((other) => other.toUpperCase() === `${status[0]}XX`);
 }
 
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
@@ -73,11 +86,11 @@ function diffContent(
   direction: Direction,
   where: string,
   resolvers: [Resolver, Resolver],
-): Array<Omit<DocumentChange, 'operation'>> {
-  const changes: Array<Omit<DocumentChange, 'operation'>> = [];
+): OperationChange[] {
+  const changes: OperationChange[] = [];
   for (const mediaType of Object.keys(before)) {
     if (!(mediaType in after)) {
-      changes.push({ location: where, change: `media type ${mediaType} removed`, severity: 'breaking' });
+      changes.push(found(where, `media type ${mediaType} removed`, 'media-type-removed', direction));
       continue;
     }
     const a = before[mediaType];
@@ -88,13 +101,107 @@ function diffContent(
       direction,
       ...resolvers,
     )) {
-      changes.push({ location: at(where, change.path), change: change.change, severity: change.severity });
+      changes.push(found(at(where, change.path), change.change, change.rule, direction));
     }
   }
   for (const mediaType of Object.keys(after)) {
     if (!(mediaType in before)) {
-      changes.push({ location: where, change: `media type ${mediaType} added`, severity: 'additive' });
+      changes.push(found(where, `media type ${mediaType} added`, 'media-type-added', direction));
     }
+  }
+  return changes;
+}
+
+function diffParameters(before: Json[], after: Json[], resolvers: [Resolver, Resolver]): OperationChange[] {
+  const changes: OperationChange[] = [];
+  const old = parametersByKey(before);
+  const current = parametersByKey(after);
+  for (const [key, parameter] of old) {
+    const next = current.get(key);
+    if (!next) {
+      changes.push(found(key, 'parameter removed', 'parameter-removed'));
+      continue;
+    }
+    if (parameter.required !== true && next.required === true) {
+      changes.push(found(key, 'now required', 'parameter-now-required'));
+    } else if (parameter.required === true && next.required !== true) {
+      changes.push(found(key, 'now optional', 'parameter-now-optional'));
+    }
+    for (const change of diffSchemas(parameter.schema, next.schema, 'request', ...resolvers)) {
+      changes.push(found(at(key, change.path), change.change, change.rule));
+    }
+  }
+  for (const [key, parameter] of current) {
+    if (old.has(key)) continue;
+    const required = parameter.required === true;
+    changes.push(
+      found(
+        key,
+        `parameter added${required ? ' (required)' : ' (optional)'}`,
+        required ? 'parameter-added-required' : 'parameter-added-optional',
+      ),
+    );
+  }
+  return changes;
+}
+
+function diffRequestBody(
+  before: Json | undefined,
+  after: Json | undefined,
+  resolvers: [Resolver, Resolver],
+): OperationChange[] {
+  if (before === undefined && after === undefined) return [];
+  if (before === undefined) {
+    const required = isJsonObject(after) && after.required === true;
+    return [
+      found(
+        'request body',
+        `added${required ? ' (required)' : ' (optional)'}`,
+        required ? 'body-added-required' : 'body-added-optional',
+      ),
+    ];
+  }
+  if (after === undefined) return [found('request body', 'removed', 'body-removed')];
+  return diffContent(contentOf(before), contentOf(after), 'request', 'request body', resolvers);
+}
+
+/**
+ * Statuses: a removed one is breaking whatever its class (the vendor no longer documents that
+ * answer, which the client and the pacts rely on); a new one is breaking unless a range or
+ * `default` already covered it.
+ */
+function diffResponses(
+  before: JsonObject,
+  after: JsonObject,
+  resolvers: [Resolver, Resolver],
+): OperationChange[] {
+  const changes: OperationChange[] = [];
+  for (const [status, response] of Object.entries(before)) {
+    const where = `response ${status}`;
+    const next = after[status];
+    if (next === undefined) {
+      changes.push(found(where, 'removed', 'status-removed', 'response'));
+      continue;
+    }
+    if (isJsonObject(response) && isJsonObject(next) && response['x-documented'] !== next['x-documented']) {
+      const change =
+        next['x-documented'] === true ? 'now documented by the vendor' : 'no longer documented by the vendor';
+      changes.push(found(where, change, 'status-documentation-changed', 'response'));
+    }
+    changes.push(...diffContent(contentOf(response), contentOf(next), 'response', where, resolvers));
+  }
+  const known = Object.keys(before);
+  for (const status of Object.keys(after)) {
+    if (status in before) continue;
+    const covered = coveredBy(known, status);
+    changes.push(
+      found(
+        `response ${status}`,
+        covered ? 'added' : 'added (a new answer)',
+        covered ? 'status-added-covered' : 'status-added-uncovered',
+        'response',
+      ),
+    );
   }
   return changes;
 }
@@ -103,90 +210,18 @@ function diffOperation(
   a: OperationEntry,
   b: OperationEntry,
   resolvers: [Resolver, Resolver],
-): Array<Omit<DocumentChange, 'operation'>> {
-  const changes: Array<Omit<DocumentChange, 'operation'>> = [];
-  const before = parametersByKey(a.parameters);
-  const after = parametersByKey(b.parameters);
-  for (const [key, parameter] of before) {
-    const next = after.get(key);
-    if (!next) {
-      changes.push({ location: key, change: 'parameter removed', severity: 'breaking' });
-      continue;
-    }
-    if (parameter.required !== true && next.required === true) {
-      changes.push({ location: key, change: 'now required', severity: 'breaking' });
-    } else if (parameter.required === true && next.required !== true) {
-      changes.push({ location: key, change: 'now optional', severity: 'compatible' });
-    }
-    for (const change of diffSchemas(parameter.schema, next.schema, 'request', ...resolvers)) {
-      changes.push({ location: at(key, change.path), change: change.change, severity: change.severity });
-    }
-  }
-  for (const [key, parameter] of after) {
-    if (before.has(key)) continue;
-    const required = parameter.required === true;
-    changes.push({
-      location: key,
-      change: `parameter added${required ? ' (required)' : ' (optional)'}`,
-      severity: required ? 'breaking' : 'additive',
-    });
-  }
-
-  const bodyBefore = a.operation.requestBody;
-  const bodyAfter = b.operation.requestBody;
-  if (bodyBefore === undefined && bodyAfter !== undefined) {
-    const required = isJsonObject(bodyAfter) && bodyAfter.required === true;
-    changes.push({
-      location: 'request body',
-      change: `added${required ? ' (required)' : ' (optional)'}`,
-      severity: required ? 'breaking' : 'additive',
-    });
-  } else if (bodyBefore !== undefined && bodyAfter === undefined) {
-    changes.push({ location: 'request body', change: 'removed', severity: 'breaking' });
-  } else {
-    changes.push(
-      ...diffContent(contentOf(bodyBefore), contentOf(bodyAfter), 'request', 'request body', resolvers),
-    );
-  }
-
-  const responsesBefore = isJsonObject(a.operation.responses) ? a.operation.responses : {};
-  const responsesAfter = isJsonObject(b.operation.responses) ? b.operation.responses : {};
-  for (const [status, response] of Object.entries(responsesBefore)) {
-    const where = `response ${status}`;
-    const next = responsesAfter[status];
-    if (next === undefined) {
-      changes.push({
-        location: where,
-        change: 'removed',
-        severity: status.startsWith('2') ? 'breaking' : 'compatible',
-      });
-      continue;
-    }
-    if (isJsonObject(response) && isJsonObject(next) && response['x-documented'] !== next['x-documented']) {
-      changes.push({
-        location: where,
-        change:
-          next['x-documented'] === true
-            ? 'now documented by the vendor'
-            : 'no longer documented by the vendor',
-        severity: 'compatible',
-      });
-    }
-    changes.push(...diffContent(contentOf(response), contentOf(next), 'response', where, resolvers));
-  }
-  for (const status of Object.keys(responsesAfter)) {
-    if (!(status in responsesBefore)) {
-      changes.push({ location: `response ${status}`, change: 'added', severity: 'additive' });
-    }
-  }
+): OperationChange[] {
+  const responses = (entry: OperationEntry) =>
+    isJsonObject(entry.operation.responses) ? entry.operation.responses : {};
+  const changes = [
+    ...diffParameters(a.parameters, b.parameters, resolvers),
+    ...diffRequestBody(a.operation.requestBody, b.operation.requestBody, resolvers),
+    ...diffResponses(responses(a), responses(b), resolvers),
+  ];
   const securityBefore = JSON.stringify(a.operation.security ?? null);
   const securityAfter = JSON.stringify(b.operation.security ?? null);
   if (securityBefore !== securityAfter) {
-    changes.push({
-      location: 'security',
-      change: `${securityBefore} → ${securityAfter}`,
-      severity: 'breaking',
-    });
+    changes.push(found('security', `${securityBefore} → ${securityAfter}`, 'security-changed'));
   }
   return changes;
 }
@@ -214,7 +249,8 @@ function diffDocumentLevel(before: JsonObject, after: JsonObject): DocumentChang
       operation: EVERY_OPERATION,
       location,
       change: `${value(a)} → ${value(b)}`,
-      severity: 'breaking',
+      rule: 'document-level-changed',
+      severity: classify('document-level-changed', 'request'),
     });
   }
   return changes;
@@ -240,9 +276,7 @@ export function diffDocuments(
     if (!next) {
       changes.push({
         operation: entry.label,
-        location: 'operation',
-        change: 'removed',
-        severity: 'breaking',
+        ...found('operation', 'removed', 'operation-removed'),
       });
       continue;
     }
@@ -251,7 +285,7 @@ export function diffDocuments(
   }
   for (const [key, entry] of current) {
     if (!old.has(key)) {
-      changes.push({ operation: entry.label, location: 'operation', change: 'added', severity: 'additive' });
+      changes.push({ operation: entry.label, ...found('operation', 'added', 'operation-added') });
     }
   }
   return changes;

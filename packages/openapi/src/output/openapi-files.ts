@@ -8,7 +8,13 @@ import { serialiseDocument } from './serialise.js';
 /** The committed `contracts/openapi/` folder at the top of the monorepo. */
 export const OPENAPI_DIR = fileURLToPath(new URL('../../../../contracts/openapi/', import.meta.url));
 
-/** Files of `contracts/openapi/` this package generates: the documents and their HTML references. */
+/** The git-ignored folder (under `reports/`) that `print-contracts-openapi html` writes by default. */
+export const HTML_DIR = fileURLToPath(new URL('../../../../reports/openapi-html/', import.meta.url));
+
+/**
+ * Files of `contracts/openapi/` this package generates: the documents. HTML references were
+ * committed there once; counting them as generated removes a leftover one on the next run.
+ */
 const isGenerated = (file: string) => file.endsWith('.json') || file.endsWith('.html');
 
 /** The documents as committed text, by file name (`print-order-api-v2.json`). */
@@ -21,11 +27,13 @@ export function generateOpenApiDocuments(): Map<string, string> {
 }
 
 /**
- * Everything `contracts/openapi/` holds, by file name: each document and its HTML reference.
- * The HTML is built by the Redocly CLI, one process per document, in parallel.
+ * The HTML reference of each document (`print-order-api-v2.json` → `print-order-api-v2.html`),
+ * built by the Redocly CLI, one process per document, in parallel. Not committed: 2.5 MB each,
+ * rewritten whenever Redoc changes; `print-contracts-openapi html` writes them on demand.
  */
-export async function generateOpenApiFiles(): Promise<Map<string, string>> {
-  const documents = generateOpenApiDocuments();
+export async function generateHtmlReferences(
+  documents: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
   const pages = await Promise.all(
     [...documents].map(async ([file, text]) => {
       const stem = file.replace(/\.json$/, '');
@@ -36,11 +44,12 @@ export async function generateOpenApiFiles(): Promise<Map<string, string>> {
       ] as const;
     }),
   );
-  return new Map([...documents, ...pages].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map(pages.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** The generated files as committed in `dir`; none when `dir` is absent. */
-export const readOpenApiFiles = (dir: string = OPENAPI_DIR) => readGenerated(dir, isGenerated);
+/** The documents as committed in `dir`, by file name; none when `dir` is absent. */
+export const readOpenApiFiles = (dir: string = OPENAPI_DIR) =>
+  readGenerated(dir, (file) => file.endsWith('.json'));
 
 /** Makes `dir` hold exactly `files` of the generated ones; other files are left alone. */
 export const writeOpenApiFiles = (files: ReadonlyMap<string, string>, dir: string = OPENAPI_DIR) =>

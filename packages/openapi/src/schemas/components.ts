@@ -59,6 +59,9 @@ function codeChecks(schema: z.ZodType): string[] {
   return messages;
 }
 
+/** How a description names the checks the client makes in code; `contracts:diff` reads it back. */
+export const CODE_CHECKS_NOTE = 'The client also checks: ';
+
 /** JavaScript's safe-integer range, which zod adds to every `.int()`: not a statement about the vendor. */
 const JS_BOUNDS = new Set<unknown>([Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
 
@@ -99,7 +102,7 @@ export function buildComponents(names: ReadonlyMap<z.ZodType, string> = nameSche
     override: ({ zodSchema, jsonSchema }) => {
       const checks = codeChecks(zodSchema as unknown as z.ZodType);
       if (checks.length === 0) return;
-      const note = `The client also checks: ${checks.join('; ')}.`;
+      const note = `${CODE_CHECKS_NOTE}${checks.join('; ')}.`;
       jsonSchema.description = jsonSchema.description ? `${jsonSchema.description} ${note}` : note;
     },
   });

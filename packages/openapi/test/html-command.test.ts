@@ -1,0 +1,103 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_VERSIONS, OPERATION_NAMES, operations } from '@print-contracts/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentName } from '../src/document/build-document.js';
+import { OPENAPI_DIR, readOpenApiFiles } from '../src/output/openapi-files.js';
+import { runOpenApiCli } from '../src/run-cli.js';
+import { embeddedDefinition, prerenderedText } from './support/html.js';
+
+describe('print-contracts-openapi html', () => {
+  const documents = readOpenApiFiles(OPENAPI_DIR);
+  let scratch: string;
+  let result: { status: number; stdout: string; stderr: string };
+  const page = (version: (typeof API_VERSIONS)[number]) =>
+    readFileSync(join(scratch, 'html', `${documentName(version)}.html`), 'utf8');
+  const document = (version: (typeof API_VERSIONS)[number]) =>
+    JSON.parse(documents.get(`${documentName(version)}.json`) ?? '{}') as {
+      info: { title: string };
+      paths: Record<string, Record<string, { operationId?: string; summary?: string }>>;
+    };
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'print-contracts-openapi-html-test-'));
+    let stdout = '';
+    let stderr = '';
+    const status = await runOpenApiCli(['html', '--out', 'html'], {
+      cwd: scratch,
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    result = { status, stdout, stderr };
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('writes one HTML reference per committed document into --out, exit 0', () => {
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    for (const version of API_VERSIONS) {
+      const file = join(scratch, 'html', `${documentName(version)}.html`);
+      expect(existsSync(file), file).toBe(true);
+      expect(statSync(file).size).toBeGreaterThan(100_000);
+      expect(result.stdout).toContain(join('html', `${documentName(version)}.html`));
+    }
+  });
+
+  it.each(API_VERSIONS)(
+    'writes a page for %s that opens with the HTML doctype and names the API',
+    (version) => {
+      const html = page(version);
+      expect(html.trimStart().slice(0, 15).toLowerCase()).toBe('<!doctype html>');
+      expect(html).toContain(`<title>${document(version).info.title}`);
+    },
+  );
+
+  it.each(API_VERSIONS)('writes a page for %s that embeds its committed document', (version) => {
+    expect(embeddedDefinition(page(version))).toEqual(document(version));
+  });
+
+  it.each(API_VERSIONS)('writes a page for %s that carries every operation of that version', (version) => {
+    const definition = embeddedDefinition(page(version)) as ReturnType<typeof document>;
+    for (const name of OPERATION_NAMES) {
+      const operation = operations[name];
+      const found = definition.paths[operation.path]?.[operation.method.toLowerCase()];
+      if (operation.versions.includes(version)) {
+        expect(found, name).toMatchObject({ operationId: name, summary: operation.summary });
+      } else {
+        expect(found, name).toBeUndefined();
+      }
+    }
+  });
+
+  it.each(API_VERSIONS)(
+    'writes a page for %s pre-rendered with the title and the version header',
+    (version) => {
+      const text = prerenderedText(page(version));
+      expect(text).toContain(document(version).info.title);
+      expect(text).toContain(`application/vnd.printdeal-api.${version}`);
+    },
+  );
+
+  it.each(API_VERSIONS)(
+    'writes a page for %s that inlines Redoc instead of loading it from a CDN',
+    (version) => {
+      expect(page(version)).not.toMatch(/<script[^>]+src=/);
+    },
+  );
+
+  it('refuses --out on another command in one line, exit 2', async () => {
+    let stderr = '';
+    const status = await runOpenApiCli(['generate', '--out', 'x'], {
+      cwd: scratch,
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    expect(status).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
