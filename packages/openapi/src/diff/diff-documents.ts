@@ -96,7 +96,14 @@ function diffContent(
       changes.push({ location: where, change: `media type ${mediaType} added`, severity: 'additive' });
     }
   }
-  return changes;
+  // Media types sharing one schema (`application/json` and the `application/*` range) change together: said once.
+  const said = new Set<string>();
+  return changes.filter((change) => {
+    const key = `${change.location}\u0000${change.change}\u0000${change.severity}`;
+    if (said.has(key)) return false;
+    said.add(key);
+    return true;
+  });
 }
 
 function diffOperation(
