@@ -9,6 +9,8 @@ import { ENV, redact } from '@print-contracts/client';
 import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
 import { runCleanup } from './cleanup/cleanup.js';
+import { observeDrift } from './drift/observe-drift.js';
+import { loadOpenApiDocuments } from './drift/openapi-documents.js';
 import { PactFileError } from './errors/pact-file-error.js';
 import { isUsageError } from './errors/usage-error.js';
 import { isVerifierError } from './errors/verifier-error.js';
@@ -21,6 +23,7 @@ import type { VerifyOptions } from './options/verify-options.js';
 import type { LoadedPact } from './pacts/interaction.js';
 import { loadPactFiles } from './pacts/load-pacts.js';
 import { planRun } from './plan/plan.js';
+import { toHar, writeHar } from './record/har.js';
 import { PactRunner } from './replay/pact-runner.js';
 import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
@@ -94,6 +97,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
   let clients: TargetClients | undefined;
   let runner: PactRunner | undefined;
   try {
+    const documents = options.openapiDir ? loadOpenApiDocuments(options.openapiDir) : [];
     started = await startTarget(options.target);
     const { target } = started;
     secrets.push(...targetSecrets(target));
@@ -166,6 +170,12 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       reporter.say(teardownText(settlement));
       throw broke?.error;
     }
+    const { exchanges } = clients.recorder;
+    const drift = observeDrift(exchanges, documents, {
+      basePath: new URL(target.baseUrl).pathname,
+      secrets,
+      dir: options.openapiDir,
+    });
     const report = buildReport(replayed, settlement, {
       target,
       strict: options.strict,
@@ -173,9 +183,15 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       startedAt,
       durationMs: performance.now() - t0,
       secrets,
+      drift,
+      failOnDrift: options.failOnDrift,
     });
     reporter.results(report);
-    reporter.closing(report, await writeReports(report, options.reportDir, secrets, replayed.pactOutput));
+    const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
+    const userIds = [target.credentials.main.userId, target.credentials.other?.userId ?? ''].filter(Boolean);
+    const creator = { name: '@print-contracts/verifier', version: PACKAGE_VERSION };
+    const har = await writeHar(options.reportDir, toHar(exchanges, { creator, secrets, userIds }), secrets);
+    reporter.closing(report, [...written, har]);
     return report.exitCode;
   } finally {
     runner?.stop();

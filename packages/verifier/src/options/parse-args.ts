@@ -5,7 +5,7 @@ import { API_BASE_PATH, API_VERSIONS, withoutUserInfo } from '@print-contracts/c
 import { UsageError } from '../errors/usage-error.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
 import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
-import { checkWritable, defaultContractsDir } from './paths.js';
+import { checkWritable, defaultContractsDir, defaultOpenApiDir } from './paths.js';
 import type { BrokerOptions, TargetMode, TargetOptions } from './verify-options.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -36,6 +36,8 @@ const OPTIONS = {
   'provider-version': { type: 'string' },
   'provider-branch': { type: 'string' },
   publish: { type: 'boolean' },
+  openapi: { type: 'string' },
+  'fail-on-drift': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -112,6 +114,9 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     /** Further tries of a request answered 429 or 503, or not answered at all. */
     retries: count(values, 'retries', 4, 10),
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
+    /** The OpenAPI documents answers are compared with; none: drift is not checked. */
+    openapiDir: values.openapi === undefined ? defaultOpenApiDir(cwd) : resolve(cwd, values.openapi),
+    failOnDrift: values['fail-on-drift'] ?? false,
   };
   checkWritable(reportDir, ledgerPath);
   return { kind: 'verify' as const, options };
