@@ -1,5 +1,5 @@
-import { isObject } from './schema-walk.js';
 import type { DriftFinding } from './observe-drift.js';
+import { isObject } from './schema-walk.js';
 
 /** A finding of this run, marked against an earlier run's report. */
 export type MarkedDriftFinding = DriftFinding & { readonly change: 'new' | 'known' };
@@ -43,7 +43,10 @@ export function compareDriftWithBaseline(
   const before = new Set(earlier.map(identity));
   const now = new Set(current.map(identity));
   return {
-    findings: current.map((finding) => ({ ...finding, change: before.has(identity(finding)) ? 'known' : 'new' })),
+    findings: current.map((finding) => ({
+      ...finding,
+      change: before.has(identity(finding)) ? 'known' : 'new',
+    })),
     disappeared: earlier.filter((finding) => !now.has(identity(finding))),
   };
 }

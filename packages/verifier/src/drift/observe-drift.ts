@@ -5,8 +5,8 @@ import {
   VERSION_WITHOUT_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
-import { printable } from '../report/model.js';
 import type { RecordedExchange } from '../record/recorder.js';
+import { printable } from '../report/model.js';
 import type { DocumentOperation, OpenApiDocument } from './openapi-documents.js';
 import { type DriftKind, isObject, type JsonObject, SchemaWalker } from './schema-walk.js';
 
@@ -53,7 +53,9 @@ const EXAMPLE_CHARS = 80;
 
 /** The version a request asked for: its version header, or the version answered without one. */
 function versionOf(headers: RecordedExchange['requestHeaders']): ApiVersion | undefined {
-  const name = Object.keys(headers).find((key) => key.toLowerCase() === DEFAULT_VERSION_HEADER.name.toLowerCase());
+  const name = Object.keys(headers).find(
+    (key) => key.toLowerCase() === DEFAULT_VERSION_HEADER.name.toLowerCase(),
+  );
   if (name === undefined) return VERSION_WITHOUT_HEADER;
   const raw = headers[name];
   const value = Array.isArray(raw) ? raw.join(',') : String(raw);
@@ -92,10 +94,16 @@ function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
 export function observeDrift(
   exchanges: readonly RecordedExchange[],
   documents: readonly OpenApiDocument[],
-  context: { readonly basePath: string; readonly secrets: readonly string[]; readonly dir: string | undefined },
+  context: {
+    readonly basePath: string;
+    readonly secrets: readonly string[];
+    readonly dir: string | undefined;
+  },
 ): DriftReport {
   const byVersion = new Map(documents.map((document) => [document.version, document]));
-  const walkers = new Map(documents.map((document) => [document.version, new SchemaWalker(document.document)]));
+  const walkers = new Map(
+    documents.map((document) => [document.version, new SchemaWalker(document.document)]),
+  );
   const found = new Map<string, Omit<DriftFinding, 'text'>>();
   const clean = (text: string) => printable(redact(text, context.secrets));
   const note = (finding: Omit<DriftFinding, 'answers' | 'text'>, seen: Set<string>) => {
@@ -153,7 +161,8 @@ export function observeDrift(
   return { documents: context.dir, compared, findings };
 }
 
-const shorten = (text: string) => (text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS - 1)}…` : text);
+const shorten = (text: string) =>
+  text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS - 1)}…` : text;
 
 /** `getOrder v2 200 $.lines[*].carbonOffset: a property the document does not describe (example: 12)`. */
 export function driftText(finding: Omit<DriftFinding, 'text'>): string {

@@ -40,7 +40,8 @@ function operationsOf(document: JsonObject): DocumentOperation[] {
           if (!isObject(operation)) return [];
           return [
             {
-              operationId: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${template}`,
+              operationId:
+                typeof operation.operationId === 'string' ? operation.operationId : `${method} ${template}`,
               method: method.toUpperCase(),
               template,
               pattern: templatePattern(template),
@@ -60,10 +61,14 @@ function operationsOf(document: JsonObject): DocumentOperation[] {
 export function loadOpenApiDocuments(dir: string): OpenApiDocument[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`--openapi ${dir} cannot be read (${code}); give the folder of the OpenAPI documents`);
+    throw new UsageError(
+      `--openapi ${dir} cannot be read (${code}); give the folder of the OpenAPI documents`,
+    );
   }
   const documents = names.flatMap((file) => {
     let document: unknown;
@@ -73,7 +78,9 @@ export function loadOpenApiDocuments(dir: string): OpenApiDocument[] {
       throw new UsageError(`--openapi: ${join(dir, file)} is not JSON; give a folder of OpenAPI documents`);
     }
     if (!isObject(document) || typeof document.openapi !== 'string' || !isObject(document.info)) return [];
-    const version = API_VERSIONS.find((candidate) => candidate === (document as JsonObject & { info: JsonObject }).info.version);
+    const version = API_VERSIONS.find(
+      (candidate) => candidate === (document as JsonObject & { info: JsonObject }).info.version,
+    );
     return version ? [{ version, file, document, operations: operationsOf(document) }] : [];
   });
   if (documents.length === 0) {
@@ -81,4 +88,3 @@ export function loadOpenApiDocuments(dir: string): OpenApiDocument[] {
   }
   return documents;
 }
-

@@ -5,7 +5,8 @@ const HEADING = 'Drift from the OpenAPI description';
 /** The console's drift section: one line per finding; they inform, and fail a run only with `--fail-on-drift`. */
 export function driftConsoleLines(drift: DriftReport | undefined): string[] {
   if (!drift) return [];
-  if (drift.documents === undefined) return ['', `${HEADING}: not checked (no OpenAPI documents; see --openapi)`];
+  if (drift.documents === undefined)
+    return ['', `${HEADING}: not checked (no OpenAPI documents; see --openapi)`];
   if (drift.findings.length === 0) {
     return ['', `${HEADING}: none in ${drift.compared} answers compared with ${drift.documents}`];
   }
@@ -21,7 +22,8 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 /** The Markdown drift section: a table of findings. */
 export function driftMarkdown(drift: DriftReport | undefined): string[] {
   if (!drift) return [];
-  if (drift.documents === undefined) return ['', `## ${HEADING}`, '', 'Not checked: no OpenAPI documents (see `--openapi`).'];
+  if (drift.documents === undefined)
+    return ['', `## ${HEADING}`, '', 'Not checked: no OpenAPI documents (see `--openapi`).'];
   const lines = ['', `## ${HEADING}`, ''];
   if (drift.findings.length === 0) {
     lines.push(`None in ${drift.compared} answers compared with \`${cell(drift.documents)}\`.`);

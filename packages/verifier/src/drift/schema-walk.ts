@@ -5,7 +5,11 @@ export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What an answer holds that its description does not have. */
-export type DriftKind = 'undescribed-property' | 'unlisted-enum-value' | 'unexpected-type' | 'missing-required';
+export type DriftKind =
+  | 'undescribed-property'
+  | 'unlisted-enum-value'
+  | 'unexpected-type'
+  | 'missing-required';
 
 /** One place in one answer where it and the schema part ways. */
 export interface SchemaIssue {
@@ -59,16 +63,28 @@ export class SchemaWalker {
     }
     for (const key of ['anyOf', 'oneOf'] as const) {
       const branches = resolved[key];
-      if (Array.isArray(branches) && branches.length > 0) issues.push(...this.#branches(value, branches, path));
+      if (Array.isArray(branches) && branches.length > 0)
+        issues.push(...this.#branches(value, branches, path));
     }
-    const allowedTypes = typeof resolved.type === 'string' ? [resolved.type] : Array.isArray(resolved.type) ? resolved.type : undefined;
+    const allowedTypes =
+      typeof resolved.type === 'string'
+        ? [resolved.type]
+        : Array.isArray(resolved.type)
+          ? resolved.type
+          : undefined;
     if (allowedTypes && !typesOf(value).some((type) => allowedTypes.includes(type))) {
       issues.push({ kind: 'unexpected-type', path, value, allowed: allowedTypes.join(' or ') });
       return issues;
     }
-    const listed = Array.isArray(resolved.enum) ? resolved.enum : 'const' in resolved ? [resolved.const] : undefined;
+    const listed = Array.isArray(resolved.enum)
+      ? resolved.enum
+      : 'const' in resolved
+        ? [resolved.const]
+        : undefined;
     if (listed && !listed.some((item) => JSON.stringify(item) === JSON.stringify(value))) {
-      const kind = listed.every((item) => typeof item === typeof value) ? 'unlisted-enum-value' : 'unexpected-type';
+      const kind = listed.every((item) => typeof item === typeof value)
+        ? 'unlisted-enum-value'
+        : 'unexpected-type';
       issues.push({ kind, path, value, allowed: listed.map((item) => JSON.stringify(item)).join(', ') });
     }
     if (Array.isArray(value) && resolved.items !== undefined) {
@@ -91,7 +107,8 @@ export class SchemaWalker {
     for (const [key, item] of Object.entries(value)) {
       const described = properties?.[key];
       if (described !== undefined) issues.push(...this.walk(item, described, child(path, key)));
-      else if (isObject(extra) && Object.keys(extra).length > 0) issues.push(...this.walk(item, extra, child(path, key)));
+      else if (isObject(extra) && Object.keys(extra).length > 0)
+        issues.push(...this.walk(item, extra, child(path, key)));
       else if (properties !== undefined || extra === false) {
         issues.push({ kind: 'undescribed-property', path: child(path, key), value: item });
       }
@@ -106,7 +123,8 @@ export class SchemaWalker {
     const typeMiss = (issues: SchemaIssue[]) =>
       issues.some((issue) => issue.kind === 'unexpected-type' && issue.path === path);
     const fitting = results.filter((issues) => !typeMiss(issues));
-    if (fitting.length > 0) return fitting.reduce((best, issues) => (issues.length < best.length ? issues : best));
+    if (fitting.length > 0)
+      return fitting.reduce((best, issues) => (issues.length < best.length ? issues : best));
     const allowed = results
       .flatMap((issues) => issues.filter((issue) => issue.path === path).map((issue) => issue.allowed ?? ''))
       .filter(Boolean);

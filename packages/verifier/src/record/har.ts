@@ -10,7 +10,11 @@ interface NameValue {
 }
 
 /** Headers whose values never enter the file, in any form. */
-const CREDENTIAL_HEADERS = new Set([USER_ID_HEADER.toLowerCase(), SECRET_HEADER.toLowerCase(), 'authorization']);
+const CREDENTIAL_HEADERS = new Set([
+  USER_ID_HEADER.toLowerCase(),
+  SECRET_HEADER.toLowerCase(),
+  'authorization',
+]);
 
 /** What the HAR log holds beside the entries. */
 export interface HarContext {
@@ -60,9 +64,16 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
         cookies: [],
         headers: requestHeaders,
         queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-        ...(requestText === undefined ? {} : { postData: { mimeType: mimeOf(requestHeaders), text: requestText } }),
+        ...(requestText === undefined
+          ? {}
+          : { postData: { mimeType: mimeOf(requestHeaders), text: requestText } }),
         headersSize: -1,
-        bodySize: requestText === undefined ? (exchange.requestBodyStreamed ? -1 : 0) : Buffer.byteLength(requestText),
+        bodySize:
+          requestText === undefined
+            ? exchange.requestBodyStreamed
+              ? -1
+              : 0
+            : Buffer.byteLength(requestText),
       },
       response: {
         status: answer?.status ?? 0,

@@ -1,6 +1,6 @@
 import { API_VERSIONS, type ApiVersion, redact } from '@print-contracts/client';
-import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import type { DriftReport } from '../drift/observe-drift.js';
+import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import { requestLine, stateLine } from '../pacts/interaction.js';
 import type { Verdict } from '../plan/plan.js';
 import type { Exchange } from '../replay/proxy/forwarder.js';

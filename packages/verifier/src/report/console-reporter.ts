@@ -1,5 +1,5 @@
-import { driftConsoleLines } from '../drift/render.js';
 import { redact } from '@print-contracts/client';
+import { driftConsoleLines } from '../drift/render.js';
 import type { VerifyOptions } from '../options/verify-options.js';
 import { type Plan, VERDICT_WORDS } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
