@@ -30,7 +30,7 @@ import { type Replayed, replay } from './replay/replay.js';
 import { buildReport } from './report/build-report.js';
 import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
 import { teardownText } from './report/teardown-text.js';
-import { writeReports } from './report/write-reports.js';
+import { REPORT_FILES, writeReports } from './report/write-reports.js';
 import { settle } from './settle/settle.js';
 import { TargetClients } from './target/clients.js';
 import { preflight } from './target/preflight.js';
@@ -190,7 +190,8 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
     const userIds = [target.credentials.main.userId, target.credentials.other?.userId ?? ''].filter(Boolean);
     const creator = { name: '@print-contracts/verifier', version: PACKAGE_VERSION };
-    const har = await writeHar(options.reportDir, toHar(exchanges, { creator, secrets, userIds }), secrets);
+    const harPath = join(options.reportDir, REPORT_FILES.har);
+    const har = await writeHar(harPath, toHar(exchanges, { creator, secrets, userIds }), secrets);
     reporter.closing(report, [...written, har]);
     return report.exitCode;
   } finally {

@@ -6,7 +6,6 @@ import {
   versionHeaderValue,
 } from '@print-contracts/client';
 import type { RecordedExchange } from '../record/recorder.js';
-import { printable } from '../report/model.js';
 import type { DocumentOperation, OpenApiDocument } from './openapi-documents.js';
 import { type DriftKind, isObject, type JsonObject, SchemaWalker } from './schema-walk.js';
 
@@ -105,7 +104,8 @@ export function observeDrift(
     documents.map((document) => [document.version, new SchemaWalker(document.document)]),
   );
   const found = new Map<string, Omit<DriftFinding, 'text'>>();
-  const clean = (text: string) => printable(redact(text, context.secrets));
+  // Examples and paths are JSON text: a control character in them is escaped already.
+  const clean = (text: string) => redact(text, context.secrets);
   const note = (finding: Omit<DriftFinding, 'answers' | 'text'>, seen: Set<string>) => {
     const key = [finding.kind, finding.operation, finding.version, finding.status, finding.path].join('|');
     if (seen.has(key)) return;
@@ -139,7 +139,7 @@ export function observeDrift(
     if (schema === undefined || body.length === 0) return;
     const parsed = parseJson(body);
     if (!parsed.ok) {
-      const example = clean(body.toString('utf8').slice(0, EXAMPLE_CHARS));
+      const example = clean(JSON.stringify(body.toString('utf8').slice(0, EXAMPLE_CHARS)));
       note({ ...base, kind: 'unexpected-type', path: '$', example, allowed: 'JSON' }, seen);
       return;
     }

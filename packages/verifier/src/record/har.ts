@@ -1,7 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { REDACTED, redact, SECRET_HEADER, secretForms, USER_ID_HEADER } from '@print-contracts/client';
-import { REPORT_FILES } from '../report/write-reports.js';
 import type { RecordedExchange } from './recorder.js';
 
 interface NameValue {
@@ -103,9 +101,8 @@ export type Har = ReturnType<typeof toHar>;
 /** Milliseconds to three decimals: HAR wants numbers, tools show them. */
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
-/** Writes the HAR log into the report folder; its text is redacted once more on the way out. */
-export async function writeHar(dir: string, har: Har, secrets: readonly string[]): Promise<string> {
-  const path = join(dir, REPORT_FILES.har);
+/** Writes the HAR log to `path` (`verify-exchanges.har` in the report folder), redacted once more on the way out. */
+export async function writeHar(path: string, har: Har, secrets: readonly string[]): Promise<string> {
   await writeFile(path, redact(`${JSON.stringify(har, null, 2)}\n`, secrets));
   return path;
 }
