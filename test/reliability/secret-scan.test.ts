@@ -75,6 +75,8 @@ describe('a distinctive secret through the whole kit', () => {
     expect(stdout).toMatch(/\b0 failed\b/);
     const written = await filesUnder(reports);
     expect(written.length).toBeGreaterThan(0);
+    // The HAR of every exchange with the target is scanned like every other report.
+    expect(written.map((file) => file.split('/').pop())).toContain('verify-exchanges.har');
     expect(await leaksIn(written)).toEqual([]);
     expect(`${stdout}${stderr}`).not.toContain(SECRET);
     expect(`${stdout}${stderr}`).not.toContain(OTHER_SECRET);

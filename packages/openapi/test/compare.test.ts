@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareContracts, formatFindings, PACTS_DIR } from '../src/compare/compare-contracts.js';
 import { comparePact } from '../src/compare/compare-pact.js';
@@ -45,6 +47,41 @@ describe("PactFlow's comparator on the committed contracts", () => {
     const findings = formatFindings(comparisons);
     expect(findings, findings).toBe('');
   });
+});
+
+/** PactFlow's comparator CLI as a team that publishes the documents runs it: `opc --oas <document> <pact>`. */
+const OPC = fileURLToPath(new URL('../node_modules/.bin/opc', import.meta.url));
+
+function runOpc(
+  document: string,
+  pact: string,
+): Promise<{ code: number; results: { type: string; code: string }[] }> {
+  return new Promise((resolve, reject) => {
+    execFile(OPC, ['--oas', document, pact], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      const code = error ? Number((error as { code?: unknown }).code) : 0;
+      if (error && !Number.isInteger(code)) return reject(error);
+      const lines = stdout.split('\n').filter((line) => line.trim() !== '');
+      resolve({
+        code,
+        results: lines.flatMap((line) => JSON.parse(line) as { type: string; code: string }[]),
+      });
+    });
+  });
+}
+
+describe("PactFlow's comparator CLI on the raw committed pacts and documents", () => {
+  it.each(['v1', 'v2'])(
+    'opc finds no error in the %s pact against its document, the Accept header as sent',
+    async (version) => {
+      const { code, results } = await runOpc(
+        join(OPENAPI_DIR, `print-order-api-${version}.json`),
+        join(PACTS_DIR, `print-order-client-print-order-api-${version}.json`),
+      );
+      expect(errors(results)).toEqual([]);
+      expect(code).toBe(0);
+    },
+    120_000,
+  );
 });
 
 describe('comparePact', () => {

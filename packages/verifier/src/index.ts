@@ -1,4 +1,11 @@
 export { type Arrangement, arrange } from './arrange/arrange.js';
+export {
+  compareDriftWithBaseline,
+  type DriftChanges,
+  earlierDriftFindings,
+  type MarkedDriftFinding,
+} from './drift/baseline.js';
+export type { DriftFinding, DriftFindingKind, DriftReport } from './drift/observe-drift.js';
 export * from './errors/index.js';
 export { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
 export { Ledger, type LedgerEntry, type LedgerOutcome, runReference } from './ledger/ledger.js';

@@ -10,6 +10,9 @@ import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
 import { runCleanup } from './cleanup/cleanup.js';
 import { compareRun } from './compare/compare.js';
+import { compareDriftWithBaseline } from './drift/baseline.js';
+import { observeDrift } from './drift/observe-drift.js';
+import { loadOpenApiDocuments } from './drift/openapi-documents.js';
 import { PactFileError } from './errors/pact-file-error.js';
 import { isUsageError } from './errors/usage-error.js';
 import { isVerifierError } from './errors/verifier-error.js';
@@ -22,6 +25,7 @@ import type { VerifyOptions } from './options/verify-options.js';
 import type { LoadedPact } from './pacts/interaction.js';
 import { loadPactFiles } from './pacts/load-pacts.js';
 import { planRun } from './plan/plan.js';
+import { toHar, writeHar } from './record/har.js';
 import { PactRunner } from './replay/pact-runner.js';
 import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
@@ -29,7 +33,7 @@ import { buildReport } from './report/build-report.js';
 import { withComparison } from './report/changes.js';
 import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
 import { teardownText } from './report/teardown-text.js';
-import { writeReports } from './report/write-reports.js';
+import { REPORT_FILES, writeReports } from './report/write-reports.js';
 import { settle } from './settle/settle.js';
 import { TargetClients } from './target/clients.js';
 import { preflight } from './target/preflight.js';
@@ -96,6 +100,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
   let clients: TargetClients | undefined;
   let runner: PactRunner | undefined;
   try {
+    const documents = options.openapiDir ? loadOpenApiDocuments(options.openapiDir) : [];
     started = await startTarget(options.target);
     const { target } = started;
     secrets.push(...targetSecrets(target));
@@ -168,6 +173,16 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       reporter.say(teardownText(settlement));
       throw broke?.error;
     }
+    const { exchanges } = clients.recorder;
+    const observed = observeDrift(exchanges, documents, {
+      basePath: new URL(target.baseUrl).pathname,
+      secrets,
+      dir: options.openapiDir,
+    });
+    const earlier = options.comparison.baseline?.drift;
+    const drift = earlier
+      ? { ...observed, ...compareDriftWithBaseline(observed.findings, earlier) }
+      : observed;
     const built = buildReport(replayed, settlement, {
       target,
       strict: options.strict,
@@ -175,6 +190,8 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       startedAt,
       durationMs: performance.now() - t0,
       secrets,
+      drift,
+      failOnDrift: options.failOnDrift,
     });
     const comparison = compareRun(built.interactions, options.comparison, {
       strict: options.strict,
@@ -182,7 +199,12 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     });
     const report = withComparison(built, comparison);
     reporter.results(report);
-    reporter.closing(report, await writeReports(report, options.reportDir, secrets, replayed.pactOutput));
+    const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
+    const userIds = [target.credentials.main.userId, target.credentials.other?.userId ?? ''].filter(Boolean);
+    const creator = { name: '@print-contracts/verifier', version: PACKAGE_VERSION };
+    const harPath = join(options.reportDir, REPORT_FILES.har);
+    const har = await writeHar(harPath, toHar(exchanges, { creator, secrets, userIds }), secrets);
+    reporter.closing(report, [...written, har]);
     return report.exitCode;
   } finally {
     runner?.stop();

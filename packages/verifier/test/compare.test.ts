@@ -50,6 +50,7 @@ const baselineOf = (verdicts: CurrentVerdict[]): Baseline => ({
   startedAt: '2026-11-23T03:17:00.000Z',
   versions: ['v1', 'v2'],
   verdicts,
+  drift: [],
 });
 
 const known = (entry: Partial<KnownFinding>): KnownFindings => ({

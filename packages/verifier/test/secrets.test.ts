@@ -92,16 +92,21 @@ describe('the verify command with a distinctive secret', () => {
     expect(leaks(result.stderr)).toEqual([]);
   });
 
-  it('writes neither secret into any report or ledger file', async () => {
+  it('writes neither secret into any report or ledger file, the HAR of the exchanges included', async () => {
     const files = await filesUnder(space.path('reports'));
     expect(files.map((file) => file.split('/').pop()).sort()).toEqual([
       'pact-verifier-output.txt',
+      'verify-exchanges.har',
       'verify-junit.xml',
       'verify-report.json',
       'verify-summary.md',
     ]);
     for (const file of files) expect(leaks(await readFile(file, 'utf8')), file).toEqual([]);
     expect(await readFile(space.path('reports', 'pact-verifier-output.txt'), 'utf8')).toContain('[REDACTED]');
+    // The HAR holds the leaky answers that echoed the secret, scrubbed.
+    const har = await readFile(space.path('reports', 'verify-exchanges.har'), 'utf8');
+    expect(har).toContain('x-echo-secret');
+    expect(har).toContain('[REDACTED]');
   });
 });
 

@@ -40,14 +40,14 @@ function versionHeaderOf(document: JsonObject): VersionHeader | undefined {
 }
 
 /**
- * The kit's own check of the version header, and the interactions without it. PactFlow's
- * comparator reads `Accept` as content negotiation over the response media types; the vendor
- * reads it as the version and answers `application/json`, so the comparator would either
- * refuse every interaction or, given the version's media type, skip validating the bodies.
+ * The kit's own check of the version header, beside the comparator's. PactFlow's comparator
+ * reads `Accept` as content negotiation only (the documents' `application/*` range takes every
+ * version alike), so a pact of the wrong version would pass it; the kit holds each
+ * interaction's header to the document's `x-version-header`. The pact is left as it is.
  */
-function checkVersionHeader(pact: JsonObject, header: VersionHeader): ComparisonFinding[] {
+function checkVersionHeader(pact: unknown, header: VersionHeader): ComparisonFinding[] {
   const findings: ComparisonFinding[] = [];
-  const interactions = Array.isArray(pact.interactions) ? pact.interactions : [];
+  const interactions = isJsonObject(pact) && Array.isArray(pact.interactions) ? pact.interactions : [];
   interactions.forEach((interaction, index) => {
     if (!isJsonObject(interaction) || !isJsonObject(interaction.request)) return;
     const headers = isJsonObject(interaction.request.headers) ? interaction.request.headers : {};
@@ -75,7 +75,6 @@ function checkVersionHeader(pact: JsonObject, header: VersionHeader): Comparison
         ...at,
       });
     }
-    if (key !== undefined) delete headers[key];
   });
   return findings;
 }
@@ -86,17 +85,17 @@ function checkVersionHeader(pact: JsonObject, header: VersionHeader): Comparison
  * method, credentials, headers, query, request body, status, response headers and body. A
  * response body may hold only what the document describes, so a pact that expects a field
  * the document lacks is an error. The version header is checked by the kit itself against the
- * document's `x-version-header` (see `checkVersionHeader`). Both inputs are left as they were.
+ * document's `x-version-header` as well (see `checkVersionHeader`); the pact's `Accept` reaches
+ * the comparator as it is. Both inputs are left as they were.
  */
 export async function comparePact(document: JsonObject, pact: unknown): Promise<ComparisonFinding[]> {
   // Loaded on first use: its bundle is large, and most importers of this package never compare.
   const { Comparator } = (await import('@pactflow/openapi-pact-comparator')) as unknown as ComparatorModule;
   // The comparator writes into the document it is given (merged parameters, security), so it gets a copy.
   const comparator = new Comparator({ oas: structuredClone(document) });
-  const copy = structuredClone(pact);
   const header = versionHeaderOf(document);
-  const findings = header && isJsonObject(copy) ? checkVersionHeader(copy, header) : [];
-  for await (const result of comparator.compare(copy)) {
+  const findings = header ? checkVersionHeader(pact, header) : [];
+  for await (const result of comparator.compare(structuredClone(pact))) {
     const found = result as ComparatorResult;
     findings.push({
       type: found.type,

@@ -109,7 +109,14 @@ function diffContent(
       changes.push(found(where, `media type ${mediaType} added`, 'media-type-added', direction));
     }
   }
-  return changes;
+  // Media types sharing one schema (`application/json` and the `application/*` range) change together: said once.
+  const said = new Set<string>();
+  return changes.filter((change) => {
+    const key = `${change.location}\u0000${change.change}\u0000${change.severity}`;
+    if (said.has(key)) return false;
+    said.add(key);
+    return true;
+  });
 }
 
 function diffParameters(before: Json[], after: Json[], resolvers: [Resolver, Resolver]): OperationChange[] {

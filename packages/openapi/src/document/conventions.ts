@@ -12,6 +12,16 @@ import type { JsonObject } from '../schemas/json-schema.js';
 /** The media type the vendor labels its JSON answers with. */
 export const JSON_MEDIA_TYPE = 'application/json';
 
+/**
+ * The media range every response also lists, beside `application/json`. A pact's request
+ * sends the version as `Accept: application/vnd.printdeal-api.vN`, and the vendor answers it
+ * with JSON labelled `application/json`: so an answer is declared for any `application/…`
+ * type a request accepts. Listing the vendor type itself would match too, but tools
+ * (PactFlow's comparator among them) then treat the body as an unknown format and stop
+ * validating it; the range keeps the JSON schema in force for the version's `Accept`.
+ */
+export const ACCEPTED_MEDIA_RANGE = 'application/*';
+
 /** The root extension that names the version header a request must carry. */
 export const VERSION_HEADER_EXTENSION = 'x-version-header';
 
@@ -25,10 +35,9 @@ export interface VersionHeader {
 
 /**
  * The version header, machine-readable. OpenAPI has no place for it: it ignores an `Accept`
- * parameter, and listing `application/vnd.printdeal-api.v2` as a response media type would
- * claim answers the vendor labels `application/json` (and breaks mock servers, which cannot
- * serialise an unknown media type). So the document names it in an extension, and the kit's
- * comparison checks each pact's header against it.
+ * parameter, and the responses' media range (`ACCEPTED_MEDIA_RANGE`) accepts every version
+ * alike. So the document names it in an extension, and the kit's comparison checks each
+ * pact's header against it.
  */
 export function versionHeader(version: ApiVersion): VersionHeader {
   return {
@@ -79,5 +88,5 @@ export function versionHeaderText(version: ApiVersion): string {
     version === VERSION_WITHOUT_HEADER
       ? `A request without it was answered as ${VERSION_WITHOUT_HEADER} too.`
       : `Without it the vendor answers as ${VERSION_WITHOUT_HEADER}, so send it with every request.`;
-  return `The version is chosen by a header: send ${header} (named in \`${VERSION_HEADER_EXTENSION}\`). ${fallback} An application must not mix versions. Answers are labelled \`${JSON_MEDIA_TYPE}\` whatever the version.`;
+  return `The version is chosen by a header: send ${header} (named in \`${VERSION_HEADER_EXTENSION}\`). ${fallback} An application must not mix versions. Answers are labelled \`${JSON_MEDIA_TYPE}\` whatever the version, so each response is also listed under \`${ACCEPTED_MEDIA_RANGE}\`: the answer to a request that accepts the version's media type.`;
 }

@@ -3,7 +3,7 @@ import * as client from '@print-contracts/client';
 import type { z } from 'zod';
 import type { SchemaComponents } from '../schemas/components.js';
 import type { JsonObject } from '../schemas/json-schema.js';
-import { JSON_MEDIA_TYPE } from './conventions.js';
+import { ACCEPTED_MEDIA_RANGE, JSON_MEDIA_TYPE } from './conventions.js';
 
 /** The extension that tells a status the vendor documents from one the kit assumes. */
 export const DOCUMENTED_EXTENSION = 'x-documented';
@@ -19,6 +19,11 @@ function errorBody(components: SchemaComponents): JsonObject {
   const schema = (client as unknown as Record<string, unknown>).errorBodySchema;
   const known = typeof schema === 'object' && schema !== null && '_zod' in schema;
   return { schema: known ? components.ref(schema as z.ZodType) : {} };
+}
+
+/** A response's content: JSON, and the same schema for the version's `Accept` (see `ACCEPTED_MEDIA_RANGE`). */
+function content(media: JsonObject): JsonObject {
+  return { [JSON_MEDIA_TYPE]: media, [ACCEPTED_MEDIA_RANGE]: { schema: media.schema ?? {} } };
 }
 
 /** The refusal the kit assumes for every operation, beside what the vendor documents. */
@@ -43,9 +48,7 @@ export function responsesOf(
     [statusClass(operation.success)]: {
       description: `Success. Assumed by the kit: the vendor documents no success status, so the kit relies on the class (${operation.success}) only.`,
       [DOCUMENTED_EXTENSION]: false,
-      content: {
-        [JSON_MEDIA_TYPE]: { schema: success, ...(successExamples ? { examples: successExamples } : {}) },
-      },
+      content: content({ schema: success, ...(successExamples ? { examples: successExamples } : {}) }),
     },
   };
   const documented = Object.entries(operation.documentedErrors).sort(([a], [b]) => Number(a) - Number(b));
@@ -53,14 +56,14 @@ export function responsesOf(
     responses[status] = {
       description: `Documented by the vendor: ${when}. The body's format is not documented.`,
       [DOCUMENTED_EXTENSION]: true,
-      content: { [JSON_MEDIA_TYPE]: refusal },
+      content: content(refusal),
     };
   }
   responses[ASSUMED_REFUSAL] = {
     description:
       'Assumed by the kit, not documented by the vendor: a refusal whose status the vendor does not document (missing or wrong credentials, invalid input, an order the caller cannot reach, an unknown version). The kit relies on the class only.',
     [DOCUMENTED_EXTENSION]: false,
-    content: { [JSON_MEDIA_TYPE]: refusal },
+    content: content(refusal),
   };
   return responses;
 }

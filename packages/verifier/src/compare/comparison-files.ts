@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { API_VERSIONS, formatPath } from '@print-contracts/client';
 import { z } from 'zod';
+import { earlierDriftFindings } from '../drift/baseline.js';
+import type { DriftFinding } from '../drift/observe-drift.js';
 import { UsageError } from '../errors/usage-error.js';
 import { interactionKey } from './interaction-key.js';
 
@@ -19,6 +21,8 @@ export interface Baseline {
   readonly startedAt: string;
   readonly versions: readonly string[];
   readonly verdicts: readonly BaselineVerdict[];
+  /** The earlier run's drift findings, for marking this run's new ones. */
+  readonly drift: readonly DriftFinding[];
 }
 
 /** One acknowledgement of a known finding, as committed. */
@@ -157,6 +161,7 @@ export function readBaseline(path: string, cwd: string): Baseline {
       description: item.description,
       verdict: item.verdict,
     })),
+    drift: earlierDriftFindings(JSON.parse(text)),
   };
 }
 

@@ -6,7 +6,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
 import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
-import { checkWritable, defaultContractsDir } from './paths.js';
+import { checkWritable, defaultContractsDir, defaultOpenApiDir } from './paths.js';
 import type { BrokerOptions, TargetMode, TargetOptions } from './verify-options.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -39,6 +39,8 @@ const OPTIONS = {
   publish: { type: 'boolean' },
   baseline: { type: 'string' },
   'known-findings': { type: 'string' },
+  openapi: { type: 'string' },
+  'fail-on-drift': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -117,6 +119,9 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
     /** An earlier run's report and the acknowledged findings to compare the run with. */
     comparison: comparisonInputs(values, cwd),
+    /** The OpenAPI documents answers are compared with; none: drift is not checked. */
+    openapiDir: values.openapi === undefined ? defaultOpenApiDir(cwd) : resolve(cwd, values.openapi),
+    failOnDrift: values['fail-on-drift'] ?? false,
   };
   checkWritable(reportDir, ledgerPath);
   return { kind: 'verify' as const, options };

@@ -18,6 +18,12 @@ export function defaultContractsDir(cwd: string): string {
   return join(root ?? cwd, 'contracts');
 }
 
+/** `openapi/` in the default contracts folder, when it is there: the documents the drift check reads. */
+export function defaultOpenApiDir(cwd: string): string | undefined {
+  const dir = join(defaultContractsDir(cwd), 'openapi');
+  return existsSync(dir) ? dir : undefined;
+}
+
 /** The text of a file a flag names; the message names the flag and the path, never the content. */
 export function readFlagFile(flag: string, path: string, cwd: string): string {
   try {

@@ -40,6 +40,11 @@ Contracts and reports
                             (default: contracts/known-findings/known-findings.json, if present).
                             One in force excuses what it names; an expired one excuses nothing.
   --quiet                   Print only the matrix and the summary.
+  --openapi DIR             The OpenAPI documents each answer is compared with for drift
+                            (default: contracts/openapi/ when present). Every run also writes
+                            the exchanges with the target, redacted, as <report-dir>/verify-exchanges.har.
+  --fail-on-drift           Exit 1 when an answer shows drift from the OpenAPI description
+                            (otherwise drift findings inform only).
 
 Orders
   --order-fixture FILE      The create body to order with: one JSON create body, or
@@ -69,7 +74,8 @@ Pact Broker (instead of contracts/ when PACT_BROKER_BASE_URL or --broker-url is 
 Exit status
   ${EXIT_CODES.passed}    every verifiable interaction passed
   ${EXIT_CODES.failed}    a contract broke, or an interaction regressed since --baseline, and no known
-       finding in force excuses it (with --strict, also: an interaction not verifiable here)
+       finding in force excuses it (with --strict, also: an interaction not verifiable here;
+       with --fail-on-drift, also: a drift finding)
   ${EXIT_CODES.notStarted}    the run could not start: bad flags or files, target unreachable or untrusted
   ${EXIT_CODES.targetUnavailable}    the target stopped answering mid-run (429, 503, network); no contract broke
   ${EXIT_CODES.interrupted}  stopped by SIGINT, ${EXIT_CODES.terminated} stopped by SIGTERM; both cancel what the run created first`;

@@ -1,5 +1,6 @@
 import { API_VERSIONS, type ApiVersion, redact } from '@print-contracts/client';
 import { interactionKey } from '../compare/interaction-key.js';
+import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import { requestLine, stateLine } from '../pacts/interaction.js';
 import type { Verdict } from '../plan/plan.js';
@@ -17,6 +18,9 @@ interface ReportContext {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly secrets: readonly string[];
+  /** What the answers showed beyond the OpenAPI description; with `failOnDrift`, findings fail the run. */
+  readonly drift?: DriftReport;
+  readonly failOnDrift?: boolean;
 }
 
 /** At least this many requests of a version, all refused alike, before the version counts as not served. */
@@ -62,7 +66,7 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     target: { kind, baseUrl, mode, control: controlOrigin !== undefined },
     strict,
     stoppedBy,
-    exitCode: exitCodeFor(totals, strict, stoppedBy),
+    exitCode: withDrift(exitCodeFor(totals, strict, stoppedBy), context),
     totals,
     byVersion: Object.fromEntries(
       API_VERSIONS.flatMap((version) => {
@@ -76,7 +80,14 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     warnings: API_VERSIONS.flatMap((version) => deprecationWarnings(version, exchanges)).map(clean),
     teardown: { ...settlement, problems: settlement.problems.map(clean) },
     problems: replayed.problems.map(clean),
+    drift: context.drift,
   };
+}
+
+/** Drift findings fail an otherwise passing run only when the user asked for it (`--fail-on-drift`). */
+function withDrift(exitCode: ExitCode, context: ReportContext): ExitCode {
+  const found = (context.drift?.findings.length ?? 0) > 0;
+  return exitCode === EXIT_CODES.passed && context.failOnDrift && found ? EXIT_CODES.failed : exitCode;
 }
 
 function counts(interactions: readonly { verdict: Verdict }[]) {

@@ -1,4 +1,5 @@
 import { redact } from '@print-contracts/client';
+import { driftConsoleLines } from '../drift/render.js';
 import type { VerifyOptions } from '../options/verify-options.js';
 import { type Plan, VERDICT_WORDS } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
@@ -121,6 +122,7 @@ export class ConsoleReporter {
     for (const finding of report.findings) this.say(`Finding: ${finding.text}`);
     for (const warning of report.warnings) this.say(`Warning: ${warning}`);
     for (const problem of report.problems) this.say(`Problem: ${problem}`);
+    for (const line of driftConsoleLines(report.drift)) this.say(line);
     const { totals } = report;
     const unavailable =
       totals.targetUnavailable > 0 ? `, ${totals.targetUnavailable} target unavailable` : '';

@@ -1,3 +1,4 @@
+import { driftMarkdown } from '../drift/render.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { Verdict } from '../plan/plan.js';
 import { changeSections, changesHeadline } from './changes.js';
@@ -67,6 +68,7 @@ export function markdownSummary(report: RunReport): string {
   const problems = [...report.problems, ...report.teardown.problems];
   if (problems.length > 0) lines.push('', '## Problems', '');
   for (const problem of problems) lines.push(`- ${cell(problem)}`);
+  lines.push(...driftMarkdown(report.drift));
   lines.push('', teardownText(report.teardown), '');
   return lines.join('\n');
 }

@@ -11,6 +11,7 @@ export const REPORT_FILES = {
   junit: 'verify-junit.xml',
   markdown: 'verify-summary.md',
   pactOutput: 'pact-verifier-output.txt',
+  har: 'verify-exchanges.har',
 } as const;
 
 /** Writes the reports (and Pact's own output, if any) into `dir`, each redacted; returns their paths. */

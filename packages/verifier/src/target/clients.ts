@@ -1,25 +1,31 @@
 import { type ApiVersion, OrdersClient } from '@print-contracts/client';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import { ExchangeRecorder } from '../record/recorder.js';
 import type { CredentialRole, Target } from './target.js';
 
 /**
  * Orders clients per credential set and API version, sharing one connection pool with the
- * replay proxy: arranging, teardown and cleanup all use the target's public API.
+ * replay proxy: arranging, teardown and cleanup all use the target's public API. Every request
+ * to the target through `dispatcher` is recorded by `recorder` (the HAR file, the drift check).
  */
 export class TargetClients {
   readonly target: Target;
-  readonly dispatcher: Agent;
+  readonly dispatcher: Dispatcher;
+  readonly recorder: ExchangeRecorder;
+  readonly #agent: Agent;
   readonly #clients = new Map<string, OrdersClient<ApiVersion>>();
   readonly #timeoutMs: number;
 
   constructor(target: Target, timeoutMs: number) {
     this.target = target;
     this.#timeoutMs = timeoutMs;
-    this.dispatcher = new Agent({
+    this.#agent = new Agent({
       keepAliveTimeout: 10_000,
       connections: 32,
       connect: { timeout: timeoutMs },
     });
+    this.recorder = new ExchangeRecorder([target.baseUrl, target.controlOrigin]);
+    this.dispatcher = this.#agent.compose(this.recorder.interceptor());
   }
 
   client(role: CredentialRole, version: ApiVersion): OrdersClient<ApiVersion> {
@@ -42,6 +48,6 @@ export class TargetClients {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.#agent.close();
   }
 }

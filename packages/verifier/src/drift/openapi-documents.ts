@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { UsageError } from '../errors/usage-error.js';
+import { isObject, type JsonObject } from './schema-walk.js';
+
+/** One operation of a document: how a request finds it, and its responses by status key. */
+export interface DocumentOperation {
+  readonly operationId: string;
+  readonly method: string;
+  readonly template: string;
+  readonly pattern: RegExp;
+  readonly responses: JsonObject;
+}
+
+/** The committed OpenAPI document of one API version, read as data. */
+export interface OpenApiDocument {
+  readonly version: ApiVersion;
+  readonly file: string;
+  readonly document: JsonObject;
+  readonly operations: readonly DocumentOperation[];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `/orders/{id}` → a pattern that takes one path segment for each parameter. */
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/\{[^}]+\}/).map(escapeRegExp);
+  return new RegExp(`^${parts.join('[^/]+')}$`);
+}
+
+function operationsOf(document: JsonObject): DocumentOperation[] {
+  const paths = isObject(document.paths) ? document.paths : {};
+  return Object.entries(paths).flatMap(([template, item]) =>
+    isObject(item)
+      ? METHODS.flatMap((method) => {
+          const operation = item[method];
+          if (!isObject(operation)) return [];
+          return [
+            {
+              operationId:
+                typeof operation.operationId === 'string' ? operation.operationId : `${method} ${template}`,
+              method: method.toUpperCase(),
+              template,
+              pattern: templatePattern(template),
+              responses: isObject(operation.responses) ? operation.responses : {},
+            },
+          ];
+        })
+      : [],
+  );
+}
+
+/**
+ * Reads every `*.json` OpenAPI document in `dir` whose `info.version` names an API version (the
+ * files `packages/openapi` generates). Plain data: no OpenAPI library runs here. A folder that
+ * cannot be read, or holds no such document, is a usage error naming `--openapi`.
+ */
+export function loadOpenApiDocuments(dir: string): OpenApiDocument[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(
+      `--openapi ${dir} cannot be read (${code}); give the folder of the OpenAPI documents`,
+    );
+  }
+  const documents = names.flatMap((file) => {
+    let document: unknown;
+    try {
+      document = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    } catch {
+      throw new UsageError(`--openapi: ${join(dir, file)} is not JSON; give a folder of OpenAPI documents`);
+    }
+    if (!isObject(document) || typeof document.openapi !== 'string' || !isObject(document.info)) return [];
+    const version = API_VERSIONS.find(
+      (candidate) => candidate === (document as JsonObject & { info: JsonObject }).info.version,
+    );
+    return version ? [{ version, file, document, operations: operationsOf(document) }] : [];
+  });
+  if (documents.length === 0) {
+    throw new UsageError(`--openapi ${dir} holds no OpenAPI document of ${API_VERSIONS.join(' or ')}`);
+  }
+  return documents;
+}

@@ -1,0 +1,108 @@
+import { writeFile } from 'node:fs/promises';
+import { REDACTED, redact, SECRET_HEADER, secretForms, USER_ID_HEADER } from '@print-contracts/client';
+import type { RecordedExchange } from './recorder.js';
+
+interface NameValue {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** Headers whose values never enter the file, in any form. */
+const CREDENTIAL_HEADERS = new Set([
+  USER_ID_HEADER.toLowerCase(),
+  SECRET_HEADER.toLowerCase(),
+  'authorization',
+]);
+
+/** What the HAR log holds beside the entries. */
+export interface HarContext {
+  readonly creator: { readonly name: string; readonly version: string };
+  readonly secrets: readonly string[];
+  /** The target's user ids: a secret may travel base64-encoded after one of them (`user:secret`). */
+  readonly userIds: readonly string[];
+}
+
+/**
+ * The run's exchanges as a HAR 1.2 log (http://www.softwareishard.com/blog/har-12-spec/), so
+ * that any HAR tool can read what the vendor answered. Credential headers are replaced, and
+ * every form of every secret (as it is, JSON-escaped, percent-encoded, base64) is redacted from
+ * URLs, headers and bodies. A request that got no answer has status 0 and its reason in `_error`.
+ */
+export function toHar(exchanges: readonly RecordedExchange[], context: HarContext) {
+  const forms = context.secrets.flatMap((secret) => secretForms(secret, context.userIds));
+  const clean = (text: string) => redact(text, [...context.secrets, ...forms]);
+  const headers = (raw: RecordedExchange['requestHeaders']): NameValue[] =>
+    Object.entries(raw).flatMap(([name, value]) => {
+      if (value === undefined) return [];
+      const values = Array.isArray(value) ? value : [value];
+      return values.map((one) => ({
+        name: clean(name),
+        value: CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : clean(String(one)),
+      }));
+    });
+  const mimeOf = (list: readonly NameValue[]) =>
+    list.find((header) => header.name.toLowerCase() === 'content-type')?.value ?? 'application/octet-stream';
+
+  const entries = exchanges.map((exchange) => {
+    const url = new URL(clean(exchange.url));
+    const requestHeaders = headers(exchange.requestHeaders);
+    const requestText = exchange.requestBody ? clean(exchange.requestBody.toString('utf8')) : undefined;
+    const answer = exchange.response;
+    const responseHeaders = answer ? headers(answer.headers) : [];
+    const responseText = answer ? clean(answer.body.toString('utf8')) : '';
+    const responseSize = Buffer.byteLength(responseText);
+    const timings = { send: 0, wait: round(exchange.waitMs), receive: round(exchange.receiveMs) };
+    return {
+      startedDateTime: exchange.startedAt.toISOString(),
+      time: timings.send + timings.wait + timings.receive,
+      request: {
+        method: exchange.method,
+        url: url.href,
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: requestHeaders,
+        queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+        ...(requestText === undefined
+          ? {}
+          : { postData: { mimeType: mimeOf(requestHeaders), text: requestText } }),
+        headersSize: -1,
+        bodySize:
+          requestText === undefined
+            ? exchange.requestBodyStreamed
+              ? -1
+              : 0
+            : Buffer.byteLength(requestText),
+      },
+      response: {
+        status: answer?.status ?? 0,
+        statusText: clean(answer?.statusText ?? ''),
+        httpVersion: answer ? 'HTTP/1.1' : '',
+        cookies: [],
+        headers: responseHeaders,
+        content: {
+          size: responseSize,
+          mimeType: answer ? mimeOf(responseHeaders) : 'x-unknown',
+          ...(responseSize > 0 ? { text: responseText } : {}),
+        },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: answer ? responseSize : -1,
+      },
+      cache: {},
+      timings,
+      ...(exchange.error === undefined ? {} : { _error: clean(exchange.error) }),
+    };
+  });
+  return { log: { version: '1.2', creator: { ...context.creator }, entries } };
+}
+
+export type Har = ReturnType<typeof toHar>;
+
+/** Milliseconds to three decimals: HAR wants numbers, tools show them. */
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+/** Writes the HAR log to `path` (`verify-exchanges.har` in the report folder), redacted once more on the way out. */
+export async function writeHar(path: string, har: Har, secrets: readonly string[]): Promise<string> {
+  await writeFile(path, redact(`${JSON.stringify(har, null, 2)}\n`, secrets));
+  return path;
+}

@@ -1,0 +1,326 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { secretForms } from '@print-contracts/client';
+import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
+import {
+  type Alteration,
+  type AlteringProxy,
+  captureIo,
+  editJson,
+  type ProxiedAnswer,
+  type ProxiedRequest,
+  startAlteringProxy,
+  workspace,
+} from '@print-contracts/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { compareDriftWithBaseline, earlierDriftFindings } from '../src/drift/baseline.js';
+import type { DriftFinding } from '../src/drift/observe-drift.js';
+import { driftConsoleLines } from '../src/drift/render.js';
+import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
+
+const CONTRACTS = fileURLToPath(new URL('../../../contracts', import.meta.url));
+const V2_PACT = `${CONTRACTS}/print-order-client-print-order-api-v2.json`;
+
+/** A secret no other test uses, with characters that JSON-escape, percent-encode and base64 differently. */
+const SECRET = 'drift-Secret/"q+r&s=t~42';
+const OTHER_SECRET = 'drift-Other/"x+y&z=w~17';
+const CREDENTIALS = [
+  { userId: 'drift-user', secret: SECRET },
+  { userId: 'drift-other', secret: OTHER_SECRET },
+];
+
+/** The HAR 1.2 fields every log, entry, request and response must have (the spec's required ones). */
+const nameValue = z.object({ name: z.string(), value: z.string() });
+const harSchema = z.object({
+  log: z.object({
+    version: z.literal('1.2'),
+    creator: z.object({ name: z.string(), version: z.string() }),
+    entries: z.array(
+      z.object({
+        startedDateTime: z.iso.datetime(),
+        time: z.number().nonnegative(),
+        request: z.object({
+          method: z.string(),
+          url: z.url(),
+          httpVersion: z.string(),
+          cookies: z.array(nameValue),
+          headers: z.array(nameValue),
+          queryString: z.array(nameValue),
+          postData: z.object({ mimeType: z.string(), text: z.string() }).optional(),
+          headersSize: z.number().int(),
+          bodySize: z.number().int(),
+        }),
+        response: z.object({
+          status: z.number().int(),
+          statusText: z.string(),
+          httpVersion: z.string(),
+          cookies: z.array(nameValue),
+          headers: z.array(nameValue),
+          content: z.object({ size: z.number().int(), mimeType: z.string(), text: z.string().optional() }),
+          redirectURL: z.string(),
+          headersSize: z.number().int(),
+          bodySize: z.number().int(),
+        }),
+        cache: z.object({}),
+        timings: z.object({
+          send: z.number().nonnegative(),
+          wait: z.number().nonnegative(),
+          receive: z.number().nonnegative(),
+        }),
+      }),
+    ),
+  }),
+});
+
+const isOrderRead = (request: ProxiedRequest) =>
+  request.method === 'GET' && /^\/api\/orders\/[^/?]+$/.test(request.path);
+/** The probe before arranging lists one order without a version header (v1); in a v2 run, nothing else reads that answer. */
+const isProbe = (request: ProxiedRequest) =>
+  request.method === 'GET' && request.path === '/api/orders?limit=1' && request.headers.accept === undefined;
+
+type Json = Record<string, unknown>;
+const onProbeOrders =
+  (edit: (order: Json) => void): Alteration['response'] =>
+  (answer: ProxiedAnswer, request: ProxiedRequest) =>
+    isProbe(request) && answer.status === 200
+      ? editJson(answer, (json) => {
+          for (const order of ((json as Json).orders as Json[] | undefined) ?? []) edit(order);
+          return json;
+        })
+      : undefined;
+
+/** The vendor changes, one per stand-in, and the finding each must produce. */
+const STAND_INS: {
+  name: string;
+  alteration: Alteration;
+  want: Partial<DriftFinding>;
+}[] = [
+  {
+    name: 'a vendor that adds a property to every order line',
+    alteration: {
+      response: (answer, request) =>
+        isOrderRead(request) && answer.status === 200
+          ? editJson(answer, (json) => {
+              for (const line of ((json as Json).lines as Json[] | undefined) ?? []) line.carbonOffset = 0.12;
+              return json;
+            })
+          : undefined,
+    },
+    want: {
+      kind: 'undescribed-property',
+      operation: 'getOrder',
+      path: '$.lines[*].carbonOffset',
+      example: '0.12',
+    },
+  },
+  {
+    name: 'a vendor that sends a new order status where no pact reads it',
+    alteration: { response: onProbeOrders((order) => Object.assign(order, { status: 'on-hold' })) },
+    want: {
+      kind: 'unlisted-enum-value',
+      operation: 'listOrders',
+      status: 200,
+      path: '$.orders[*].status',
+      example: '"on-hold"',
+    },
+  },
+  {
+    name: 'a vendor that sends an order id as a string where no pact reads it',
+    alteration: { response: onProbeOrders((order) => Object.assign(order, { id: String(order.id) })) },
+    want: { kind: 'unexpected-type', operation: 'listOrders', path: '$.orders[*].id' },
+  },
+  {
+    name: 'a vendor that drops the order number where no pact reads it',
+    alteration: {
+      response: onProbeOrders((order) => {
+        delete order.number;
+      }),
+    },
+    want: { kind: 'missing-required', operation: 'listOrders', path: '$.orders[*].number' },
+  },
+];
+
+describe('drift and the HAR record of a run against a stand-in of the vendor', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let api: SampleApi;
+
+  beforeAll(async () => {
+    space = await workspace();
+    api = await startSampleApi({ credentials: CREDENTIALS, processingDelayMs: 10, control: true });
+  });
+  afterAll(async () => {
+    await api.close();
+    await space.remove();
+  });
+
+  const env = {
+    PRINT_API_USER_ID: 'drift-user',
+    PRINT_API_SECRET: SECRET,
+    PRINT_API_OTHER_USER_ID: 'drift-other',
+    PRINT_API_OTHER_SECRET: OTHER_SECRET,
+  };
+
+  /** One v2 run through `alteration`, read back from its reports. */
+  async function run(name: string, alteration: Alteration, extra: readonly string[] = []) {
+    const proxy: AlteringProxy = await startAlteringProxy(api.origin, alteration);
+    try {
+      const reports = space.path(name);
+      const output = captureIo({ cwd: space.dir, env });
+      const code = await runVerify(
+        [
+          ...['--base-url', `${proxy.origin}/api`, '--mode', 'sample', '--control'],
+          ...['--pact', V2_PACT, '--api-version', 'v2', '--report-dir', reports],
+          ...extra,
+        ],
+        output.io,
+      );
+      const read = (file: string) => readFileSync(`${reports}/${file}`, 'utf8');
+      return {
+        code,
+        seen: [...proxy.seen],
+        report: JSON.parse(read(REPORT_FILES.json)) as RunReport,
+        markdown: read(REPORT_FILES.markdown),
+        harText: read(REPORT_FILES.har),
+        stdout: output.stdout(),
+        stderr: output.stderr(),
+      };
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  it.each(STAND_INS)(
+    'the drift section reports $name, with its path and example, and the run stays green',
+    async ({ name, alteration, want }) => {
+      const result = await run(name.replaceAll(' ', '-'), alteration);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      const findings = result.report.drift?.findings ?? [];
+      expect(findings).toContainEqual(expect.objectContaining(want));
+      const finding = findings.find((candidate) => candidate.path === want.path);
+      expect(finding?.example === undefined).toBe(want.kind === 'missing-required');
+      expect(
+        findings.filter((candidate) => candidate.path === want.path && candidate.kind === want.kind),
+      ).toHaveLength(1);
+      expect(result.stdout).toContain(finding?.text);
+      expect(result.markdown).toContain('## Drift from the OpenAPI description');
+      expect(result.markdown).toContain(`\`${want.path}\``);
+    },
+    180_000,
+  );
+
+  it('the unaltered sample API shows no drift, and the HAR holds every request the run sent, valid and free of secrets', async () => {
+    const result = await run('unaltered', {});
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.report.drift?.findings).toEqual([]);
+    expect(result.report.drift?.compared).toBeGreaterThan(20);
+
+    const har = harSchema.parse(JSON.parse(result.harText));
+    const key = (method: string, path: string) => `${method} ${path}`;
+    const sent = har.log.entries.map((entry) => {
+      const url = new URL(entry.request.url);
+      return key(entry.request.method, `${url.pathname}${url.search}`);
+    });
+    expect(sent.length).toBe(result.seen.length);
+    expect(sent.sort()).toEqual(result.seen.map((request) => key(request.method, request.path)).sort());
+    expect(har.log.entries.every((entry) => entry.response.status > 0)).toBe(true);
+
+    for (const secret of [SECRET, OTHER_SECRET]) {
+      for (const form of secretForms(secret, ['drift-user', 'drift-other'])) {
+        expect(result.harText.includes(form), `a form of a secret in the HAR: ${form.length} chars`).toBe(
+          false,
+        );
+      }
+    }
+    const credentialHeaders = har.log.entries.flatMap((entry) =>
+      entry.request.headers.filter((header) => /^(user-id|api-secret)$/i.test(header.name)),
+    );
+    expect(credentialHeaders.length).toBeGreaterThan(0);
+    expect(new Set(credentialHeaders.map((header) => header.value))).toEqual(new Set(['[REDACTED]']));
+  }, 180_000);
+
+  it('--fail-on-drift makes a run with drift findings exit 1', async () => {
+    const [stand] = STAND_INS;
+    if (!stand) throw new Error('no stand-in');
+    const result = await run('fail-on-drift', stand.alteration, ['--fail-on-drift']);
+    expect(result.report.totals.failed).toBe(0);
+    expect(result.report.drift?.findings.length).toBeGreaterThan(0);
+    expect(result.code).toBe(1);
+  }, 180_000);
+});
+
+describe('compareDriftWithBaseline', () => {
+  const finding = (path: string, fields: Partial<DriftFinding> = {}): DriftFinding => ({
+    kind: 'undescribed-property',
+    operation: 'getOrder',
+    version: 'v2',
+    status: 200,
+    path,
+    example: '1',
+    answers: 1,
+    text: path,
+    ...fields,
+  });
+
+  it('marks only what an earlier report did not have as new, and lists what disappeared', () => {
+    const earlier = { drift: { findings: [finding('$.a'), finding('$.gone')] } };
+    const changes = compareDriftWithBaseline(
+      [finding('$.a', { example: '2', answers: 5 }), finding('$.b')],
+      earlierDriftFindings(earlier),
+    );
+    expect(changes.findings.map((item) => [item.path, item.change])).toEqual([
+      ['$.a', 'known'],
+      ['$.b', 'new'],
+    ]);
+    expect(changes.disappeared.map((item) => item.path)).toEqual(['$.gone']);
+  });
+
+  it('treats a finding of another kind, version or status at the same path as new', () => {
+    const earlier = { drift: { findings: [finding('$.a')] } };
+    const changes = compareDriftWithBaseline(
+      [
+        finding('$.a', { kind: 'unexpected-type' }),
+        finding('$.a', { version: 'v1' }),
+        finding('$.a', { status: 404 }),
+      ],
+      earlierDriftFindings(earlier),
+    );
+    expect(changes.findings.map((item) => item.change)).toEqual(['new', 'new', 'new']);
+    expect(changes.disappeared.map((item) => item.path)).toEqual(['$.a']);
+  });
+
+  it('marks everything new against a report without a drift section', () => {
+    const changes = compareDriftWithBaseline(
+      [finding('$.a')],
+      earlierDriftFindings({ tool: '@print-contracts/verifier' }),
+    );
+    expect(changes.findings.map((item) => item.change)).toEqual(['new']);
+    expect(changes.disappeared).toEqual([]);
+  });
+});
+
+describe('driftConsoleLines', () => {
+  const finding = (path: string) => ({
+    kind: 'undescribed-property' as const,
+    operation: 'getOrder',
+    version: 'v2' as const,
+    status: 200,
+    path,
+    example: '1',
+    answers: 1,
+    text: `getOrder v2 200 ${path}`,
+  });
+
+  it('marks the findings a baseline did not have as new and names those that went away', () => {
+    const earlier = [finding('$.a'), finding('$.gone')];
+    const observed = {
+      documents: 'contracts/openapi',
+      compared: 3,
+      findings: [finding('$.a'), finding('$.b')],
+    };
+    const lines = driftConsoleLines({ ...observed, ...compareDriftWithBaseline(observed.findings, earlier) });
+    expect(lines).toContain('  getOrder v2 200 $.a');
+    expect(lines).toContain('  new: getOrder v2 200 $.b');
+    expect(lines).toContain('  gone since the baseline: getOrder v2 200 $.gone');
+  });
+});
