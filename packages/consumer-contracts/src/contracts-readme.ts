@@ -3,6 +3,7 @@ import { buildOpenApiDocuments, renderOpenApiSection } from '@print-contracts/op
 import { ASSUMED_PREFIX, DOCUMENTED_PREFIX } from './expectations.js';
 import { PRESENT_PATTERN } from './matchers.js';
 import type { PactFile, PactInteraction, PactRuleList } from './pact-files.js';
+import { orNullPattern } from './rule-values.js';
 
 /**
  * `contracts/README.md`, generated from the pact files so that a team that never runs the
@@ -223,6 +224,10 @@ function matcherText(matcher: Record<string, unknown>, example: unknown): string
     }
     case 'regex': {
       const regex = String(matcher.regex);
+      const nullable = orNullPattern(regex);
+      if (nullable !== undefined) {
+        return `${matcherText({ match: 'regex', regex: nullable }, example)} or null`;
+      }
       const values = ENUMERATION.exec(regex)?.[1];
       return values
         ? `one of ${values

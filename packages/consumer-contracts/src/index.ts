@@ -44,7 +44,6 @@ export {
   clientErrorStatus,
   documentedStatus,
   matching,
-  NULL_RULE,
   oneOf,
   oneOfPattern,
   orNull,

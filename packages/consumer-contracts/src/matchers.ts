@@ -1,13 +1,8 @@
-import {
-  HTTPResponseStatusClass,
-  type Matcher,
-  MatchersV3,
-  type StatusCodeMatcher,
-} from '@pact-foundation/pact';
+import { HTTPResponseStatusClass, MatchersV3, type StatusCodeMatcher } from '@pact-foundation/pact';
 import type { OperationDefinition } from '@print-contracts/client';
-import { escapeRegExp, NULL_RULE } from './rule-values.js';
+import { escapeRegExp, orNullSource } from './rule-values.js';
 
-export { escapeRegExp, NULL_RULE };
+export { escapeRegExp };
 
 /**
  * Matchers in the shape Pact's FFI reads (`pact:matcher:type` and friends), for what the
@@ -55,26 +50,18 @@ export function oneOf<T extends string>(values: readonly T[], example: NoInfer<T
 }
 
 /**
- * The matcher or `null`, for the fields the vendor documents as nullable.
- *
- * Pact writes several rules on one value as an AND, and pact-js cannot ask for an OR, so
- * this pair is written as `[rule, null]`; `normalisePact` turns exactly such a pair into
- * `"combine": "OR"`, which Pact's verifier honours (an AND with `null` could never pass, so
- * nothing else is ever rewritten). Only for leaf values: Pact cascades an OR over a list or
- * object into its children, which breaks their matching (measured), so use `present` there.
+ * A leaf that matches `pattern` or is null, for the fields the vendor documents as nullable.
+ * One regex rule: Pact matches a regex against a string's text and against any other value's
+ * JSON text, so `null` reads as `null` (the string "null" passes too). For a nullable list or
+ * object use `present`; for "any string or null" too, since a regex cannot tell a string
+ * from a number.
  */
-export function orNull(matcher: RawMatcher | Matcher<unknown>): RawMatcher {
-  const { value, ...rule } = matcher as RawMatcher;
-  if (typeof value === 'object' && value !== null) {
-    throw new TypeError('orNull is for leaf values; use present() for a nullable list or object');
+// One rule, since pact-js cannot ask Pact for an OR of rules: pact-foundation/pact-reference#249.
+export function orNull(pattern: RegExp, example: string | null): RawMatcher {
+  if (example !== null && !pattern.test(example)) {
+    throw new TypeError(`Example ${JSON.stringify(example)} does not match ${pattern}`);
   }
-  if (Array.isArray(rule['pact:matcher:type']) || rule['pact:generator:type'] !== undefined) {
-    throw new TypeError('orNull takes one plain matcher');
-  }
-  return {
-    'pact:matcher:type': [rule as RawRule, { 'pact:matcher:type': 'null' }],
-    value,
-  };
+  return { 'pact:matcher:type': 'regex', regex: orNullSource(patternSource(pattern)), value: example };
 }
 
 /**

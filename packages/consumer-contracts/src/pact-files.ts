@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, sortKeys } from '@print-contracts/client';
 import { PactOutputError } from './errors/pact-output-error.js';
-import { NULL_RULE } from './rule-values.js';
 
 /** A provider state as a V4 pact writes it. */
 export interface PactProviderState {
@@ -142,44 +141,16 @@ export function asPact(value: unknown, source: string): PactFile {
 
 /**
  * The canonical form of a pact: interactions sorted by description (then provider states),
- * `[rule, null]` pairs written by `orNull` turned into OR, object keys sorted. Two runs of the
- * suite give the same canonical pact whatever order the tests ran in.
+ * object keys sorted. Only the order changes, never a rule, value or generator Pact wrote, so
+ * two runs of the suite give the same bytes whatever order the tests ran in.
  */
 export function normalisePact(pact: PactFile): PactFile {
-  const interactions = pact.interactions.map((interaction) => ({
-    ...interaction,
-    request: { ...interaction.request, ...rulesWithNullAlternatives(interaction.request.matchingRules) },
-    response: {
-      ...interaction.response,
-      ...rulesWithNullAlternatives(interaction.response.matchingRules),
-    },
-  }));
-  interactions.sort(
+  const interactions = [...pact.interactions].sort(
     (a, b) =>
       compareText(a.description, b.description) ||
       compareText(canonicalJson(a.providerStates ?? []), canonicalJson(b.providerStates ?? [])),
   );
   return sortKeys({ ...pact, interactions }) as PactFile;
-}
-
-function rulesWithNullAlternatives(rules: Record<string, unknown> | undefined) {
-  return rules === undefined ? {} : { matchingRules: rewriteNullPairs(rules) as Record<string, unknown> };
-}
-
-/** A rule list `[rule, null]` under AND could never pass: it is the OR `orNull` meant. */
-function rewriteNullPairs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rewriteNullPairs);
-  if (typeof node !== 'object' || node === null) return node;
-  const list = node as Partial<PactRuleList>;
-  if (
-    Array.isArray(list.matchers) &&
-    list.matchers.length === 2 &&
-    (list.combine ?? 'AND') === 'AND' &&
-    canonicalJson(list.matchers[1]) === canonicalJson(NULL_RULE)
-  ) {
-    return { ...list, combine: 'OR' };
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewriteNullPairs(value)]));
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -3,7 +3,6 @@ import { CodedError, hasErrorCode } from '@print-contracts/client';
 /** Stable codes, one per error class, so callers can branch without `instanceof`. */
 export const ERROR_CODES = {
   pactOutput: 'ERR_CONTRACTS_PACT_OUTPUT',
-  pactInternals: 'ERR_CONTRACTS_PACT_INTERNALS',
   stubServer: 'ERR_CONTRACTS_STUB_SERVER',
 } as const;
 

@@ -3,6 +3,5 @@ export {
   type ConsumerContractsErrorCode,
   ERROR_CODES,
 } from './consumer-contracts-error.js';
-export { isPactInternalsError, PactInternalsError } from './pact-internals-error.js';
 export { isPactOutputError, PactOutputError } from './pact-output-error.js';
 export { isStubServerError, StubServerError } from './stub-server-error.js';

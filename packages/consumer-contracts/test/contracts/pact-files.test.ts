@@ -73,24 +73,30 @@ describe('collectPacts', () => {
 });
 
 describe('normalisePact', () => {
-  const rules = (matchers: unknown[]) => ({ body: { '$.reference': { combine: 'AND', matchers } } });
   const withRules = (matchingRules: unknown) =>
     pact([{ ...interaction('one'), response: { status: 200, matchingRules } }]);
 
-  it('turns the [rule, null] pair that orNull writes into an OR', () => {
-    const normal = normalisePact(withRules(rules([{ match: 'type' }, { match: 'null' }])));
-    expect(normal.interactions[0]?.response.matchingRules).toEqual({
-      body: { '$.reference': { combine: 'OR', matchers: [{ match: 'type' }, { match: 'null' }] } },
-    });
-  });
-
-  it('leaves every other rule list as Pact wrote it', () => {
-    const written = rules([
-      { match: 'type', min: 1 },
-      { match: 'regex', regex: '^a$' },
-    ]);
+  it('leaves every rule list as Pact wrote it, a rule beside null included', () => {
+    const written = {
+      body: {
+        '$.reference': { combine: 'AND', matchers: [{ match: 'type' }, { match: 'null' }] },
+        '$.lines': {
+          combine: 'AND',
+          matchers: [
+            { match: 'type', min: 1 },
+            { match: 'regex', regex: '^a$' },
+          ],
+        },
+      },
+    };
     const normal = normalisePact(withRules(written));
     expect(normal.interactions[0]?.response.matchingRules).toEqual(written);
+  });
+
+  it('sorts interactions by description and changes nothing else in them', () => {
+    const [two, one] = [interaction('two'), interaction('one')];
+    const normal = normalisePact(pact([two, one]));
+    expect(normal.interactions).toEqual([one, two]);
   });
 
   it('writes the same bytes for the same pact with its keys in another order', () => {
