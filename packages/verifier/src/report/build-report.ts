@@ -6,6 +6,7 @@ import type { Exchange } from '../replay/proxy/forwarder.js';
 import type { Replayed } from '../replay/replay.js';
 import type { Settlement } from '../settle/settle.js';
 import type { Target } from '../target/target.js';
+import type { RetrySummary } from '../target/transport.js';
 import { printable } from './model.js';
 
 /** What the report stage reads besides the stages' results. */
@@ -16,6 +17,8 @@ interface ReportContext {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly secrets: readonly string[];
+  /** What the run's requests waited out (429, 503, no answer): reported, never a verdict. */
+  readonly retries?: RetrySummary;
 }
 
 /** At least this many requests of a version, all refused alike, before the version counts as not served. */
@@ -70,6 +73,7 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     // Never failures: a version the target says is deprecated, or will be shut down.
     warnings: API_VERSIONS.flatMap((version) => deprecationWarnings(version, exchanges)).map(clean),
     teardown: { ...settlement, problems: settlement.problems.map(clean) },
+    retries: context.retries,
     problems: replayed.problems.map(clean),
   };
 }

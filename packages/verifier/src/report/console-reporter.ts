@@ -10,6 +10,7 @@ import {
   versionsOf,
   withVerdict,
 } from './model.js';
+import { retriesText } from './retries-text.js';
 import { teardownText } from './teardown-text.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
@@ -119,6 +120,8 @@ export class ConsoleReporter {
     for (const finding of report.findings) this.say(`Finding: ${finding.text}`);
     for (const warning of report.warnings) this.say(`Warning: ${warning}`);
     for (const problem of report.problems) this.say(`Problem: ${problem}`);
+    const retried = retriesText(report.retries);
+    if (retried) this.say(retried);
     const { totals } = report;
     const unavailable =
       totals.targetUnavailable > 0 ? `, ${totals.targetUnavailable} target unavailable` : '';

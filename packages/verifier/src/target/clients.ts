@@ -1,19 +1,22 @@
 import { type ApiVersion, OrdersClient } from '@print-contracts/client';
 import { Agent } from 'undici';
 import type { CredentialRole, Target } from './target.js';
+import type { Transport } from './transport.js';
 
 /**
- * Orders clients per credential set and API version, sharing one connection pool with the
- * replay proxy: arranging, teardown and cleanup all use the target's public API.
+ * Orders clients per credential set and API version, sharing one connection pool and the run's
+ * retry policy with the replay proxy: arranging, teardown and cleanup all use the target's public API.
  */
 export class TargetClients {
   readonly target: Target;
   readonly dispatcher: Agent;
   readonly #clients = new Map<string, OrdersClient<ApiVersion>>();
+  readonly transport: Transport;
   readonly #timeoutMs: number;
 
-  constructor(target: Target, timeoutMs: number) {
+  constructor(target: Target, timeoutMs: number, transport: Transport) {
     this.target = target;
+    this.transport = transport;
     this.#timeoutMs = timeoutMs;
     this.dispatcher = new Agent({
       keepAliveTimeout: 10_000,
@@ -34,6 +37,8 @@ export class TargetClients {
         secret: credentials.secret,
         apiVersion: version,
         timeoutMs: this.#timeoutMs,
+        retry: this.transport.retry,
+        onRetry: this.transport.onRetry,
         dispatcher: this.dispatcher,
       });
       this.#clients.set(key, client);
