@@ -20,10 +20,10 @@ import {
 } from './operations.js';
 import { type OrdersClientOptions, optionsFromEnv, type ResolvedOptions, resolveOptions } from './options.js';
 import { redact, redactValue } from './redact.js';
-import { parseRetryAfter, retryDelay } from './retry.js';
+import { parseRetryAfter, type RetryObserver, withRetries } from './retry.js';
 import { bodyText, vendorMessageOf } from './schemas/error-body.js';
 import { type ListQuery, listQuerySchema, type OrderRef, orderRefSchema } from './schemas/order-request.js';
-import { transportFailure } from './transport-failures.js';
+import { notConnected, transportFailure, untrusted } from './transport-failures.js';
 import {
   type ApiVersion,
   LIST_LIMIT_MAX,
@@ -35,10 +35,10 @@ import {
 export interface CallOptions {
   signal?: AbortSignal;
   /**
-   * Also retry a create, update or cancel, but only when the failure proves the server did
-   * not process it: a 429 or 503 answer, or a connection that was refused. Off by default.
+   * Epoch milliseconds no wait between attempts may reach past (default: `retry.budgetMs` from
+   * the call), e.g. the deadline of the order the call is about.
    */
-  retryUnprocessed?: boolean;
+  deadline?: number;
   /** `false` sends the body as given, unchecked: for probing how the vendor refuses bad input. */
   validate?: boolean;
 }
@@ -58,12 +58,6 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Answers that prove the server processed nothing, whatever `retry.statuses` holds: the only
- * ones a create is sent again on (with `retryUnprocessed`). A 500 or 502 proves nothing.
- */
-const UNPROCESSED_STATUSES: readonly number[] = [429, 503];
-
 /** The vendor's 404 for an order whose creation failed says so ("… failed"); until then it only says "not found". */
 const CREATION_FAILED = /fail/i;
 
@@ -71,8 +65,9 @@ const lower = (name: string) => name.toLowerCase();
 
 /**
  * A client for one credential set and one API version. It validates what it sends and
- * what it receives against the operations table, retries only idempotent requests, and
- * never puts the secret in an error.
+ * what it receives against the operations table, retries by its `RetryPolicy` (a create,
+ * update or cancel only on an answer or failure that proves nothing was processed), and never
+ * puts the secret in an error.
  */
 export class OrdersClient<V extends ApiVersion = 'v2'> {
   readonly apiVersion: V;
@@ -82,9 +77,11 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
   readonly #ownsDispatcher: boolean;
   readonly #headers: Record<string, string>;
   readonly #secrets: readonly string[];
+  readonly #onRetry: RetryObserver | undefined;
 
   constructor(options: OrdersClientOptions<V>) {
     this.#options = resolveOptions(options);
+    this.#onRetry = options.onRetry;
     this.apiVersion = this.#options.apiVersion;
     this.baseUrl = `${this.#options.origin}${this.#options.basePath}`;
     this.#ownsDispatcher = options.dispatcher === undefined;
@@ -187,7 +184,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     let lastMessage: string | undefined;
     for (;;) {
       try {
-        return await this.getOrder(uuid, { signal });
+        return await this.getOrder(uuid, { signal, deadline: started + timeoutMs });
       } catch (error) {
         if (!(error instanceof HttpError) || error.status !== 404) throw error;
         lastMessage = error.vendorMessage;
@@ -209,7 +206,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
 
   /**
    * Sends any operation of the table: validates the input for this client's version,
-   * retries when the operation is idempotent, and validates the answer.
+   * retries by the policy, and validates the answer.
    */
   async send<N extends OperationName>(
     name: N,
@@ -275,40 +272,30 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     body: string | undefined,
     options: CallOptions,
   ): Promise<{ status: number; json: unknown }> {
-    const { retry } = this.#options;
-    const { signal } = options;
-    for (let attempt = 1; ; attempt++) {
-      const underLimit = attempt <= retry.retries;
-      const retriesLeft = operation.idempotent && underLimit;
-      // 429, 503 and a refused connection mean nothing was processed: safe to send again.
-      const unprocessedLeft = (options.retryUnprocessed ?? false) && underLimit;
-      let response: { status: number; headers: Dispatcher.ResponseData['headers']; text: string };
-      try {
-        response = await this.#once(operation.method, path, body, signal);
-      } catch (error) {
-        const failure = transportFailure(error, signal);
-        if (failure !== 'aborted' && (retriesLeft || (unprocessedLeft && failure === 'refused'))) {
-          await backoff(retryDelay(retry, attempt) ?? 0, signal, operation.method, path);
-          continue;
+    const { method } = operation;
+    const { signal, deadline } = options;
+    const { last, aborted } = await withRetries(
+      async () => {
+        try {
+          const response = await this.#once(method, path, body, signal);
+          const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+          return { answered: true, status: response.status, retryAfterSeconds, value: response } as const;
+        } catch (error) {
+          return { answered: false, unsent: notConnected(error), hopeless: untrusted(error), error } as const;
         }
-        throw new TransportError(failure, operation.method, path, { cause: safeCause(error, this.#secrets) });
-      }
-      if (response.status >= 200 && response.status < 300) {
-        return { status: response.status, json: this.#parseSuccess(operation, path, response) };
-      }
-      const error = this.#httpError(operation.method, path, response);
-      const again =
-        (retriesLeft && retry.statuses.includes(response.status)) ||
-        (unprocessedLeft && UNPROCESSED_STATUSES.includes(response.status));
-      if (again) {
-        const delay = retryDelay(retry, attempt, error.retryAfterSeconds);
-        if (delay !== undefined) {
-          await backoff(delay, signal, operation.method, path);
-          continue;
-        }
-      }
-      throw error;
+      },
+      { method, path, policy: this.#options.retry, deadline, signal, onRetry: this.#onRetry },
+    );
+    if (aborted) throw new TransportError('aborted', method, path, { cause: signal?.reason });
+    if (!last.answered) {
+      const cause = safeCause(last.error, this.#secrets);
+      throw new TransportError(transportFailure(last.error, signal), method, path, { cause });
     }
+    const response = last.value;
+    if (response.status >= 200 && response.status < 300) {
+      return { status: response.status, json: this.#parseSuccess(operation, path, response) };
+    }
+    throw this.#httpError(method, path, response);
   }
 
   async #once(method: HttpMethod, path: string, body: string | undefined, signal: AbortSignal | undefined) {
@@ -383,7 +370,7 @@ export function createOrdersClient<V extends ApiVersion = 'v2'>(
   return new OrdersClient(options);
 }
 
-/** A caller's abort during a wait between attempts is a `TransportError`, as it is during a request. */
+/** A caller's abort during a wait between polls is a `TransportError`, as it is during a request. */
 async function backoff(ms: number, signal: AbortSignal | undefined, method: HttpMethod, path: string) {
   try {
     await sleep(ms, undefined, { signal });

@@ -37,7 +37,19 @@ export {
 } from './operations.js';
 export { type OrdersClientOptions, optionsFromEnv, type VersionHeader, withoutUserInfo } from './options.js';
 export { REDACTED, redact, redactBuffer, redactValue, secretForms } from './redact.js';
-export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+export {
+  type AttemptResult,
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  type Retried,
+  type RetryEvent,
+  type RetryObserver,
+  type RetryPolicy,
+  type RetryRun,
+  retryDelay,
+  UNPROCESSED_STATUSES,
+  withRetries,
+} from './retry.js';
 export { bodyText, vendorMessageOf } from './schemas/error-body.js';
 export * from './schemas/order.js';
 export * from './schemas/order-request.js';

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ConfigurationError } from './errors/configuration-error.js';
 import { DEFAULT_BASE_URL } from './operations.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryObserver, type RetryPolicy } from './retry.js';
 import { API_VERSIONS, type ApiVersion, DEFAULT_VERSION_HEADER, ENV } from './vendor.js';
 
 export interface VersionHeader {
@@ -22,6 +22,8 @@ export interface OrdersClientOptions<V extends ApiVersion = ApiVersion> {
   /** Bound on waiting for the answer's headers, and then for each chunk of its body. Default 30 s. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /** Told of every retry before its wait: to count throttling, or log it. */
+  onRetry?: RetryObserver;
   /** An undici dispatcher to send through (a pool, a proxy agent); by default the client owns a keep-alive Agent. */
   dispatcher?: Dispatcher;
   /** Validate bodies and queries before sending (default true). */
@@ -95,6 +97,11 @@ export function resolveOptions<V extends ApiVersion>(options: OrdersClientOption
   const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   if (!Number.isInteger(retry.retries) || retry.retries < 0) {
     throw new ConfigurationError(`retry.retries must be a whole number ≥ 0, got ${retry.retries}`);
+  }
+  if (!Number.isFinite(retry.budgetMs) || retry.budgetMs < 0) {
+    throw new ConfigurationError(
+      `retry.budgetMs must be a number of milliseconds ≥ 0, got ${retry.budgetMs}`,
+    );
   }
   const versionHeader = options.versionHeader ?? DEFAULT_VERSION_HEADER;
   if (versionHeader && (!versionHeader.name || !versionHeader.template.includes('{version}'))) {

@@ -1,13 +1,22 @@
-/** How idempotent requests are retried. Create, update and cancel are never retried. */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * How requests are retried. A 429, a 503 or a connection that was never made proves nothing was
+ * processed, so it is retried for any method; any other failure only for a read. Throttling (a
+ * 429, or a 503 with `Retry-After`) is waited out for as long as the time budget lasts; the
+ * other failures at most `retries` times.
+ */
 export interface RetryPolicy {
-  /** Retries after the first attempt; 0 turns retrying off. */
+  /** Retries of failures other than throttling, after the first attempt; 0 turns retrying off altogether. */
   retries: number;
   /** First backoff; doubled each retry, with jitter. */
   baseDelayMs: number;
-  /** No single wait is longer; a `Retry-After` above it ends the retries. */
+  /** No backoff of the client's own is longer (a `Retry-After` is taken as it is, within the budget). */
   maxDelayMs: number;
-  /** Statuses worth another attempt. Transport failures always are. */
+  /** Statuses a read is retried on, besides 429 and 503 (which every request is). */
   statuses: readonly number[];
+  /** How long one call may spend waiting between attempts, unless the call gives a `deadline`. */
+  budgetMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -15,7 +24,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 100,
   maxDelayMs: 5_000,
   statuses: [429, 503],
+  budgetMs: 60_000,
 };
+
+/** Answers that prove the server processed nothing: retried for any method. A 500 or 502 proves nothing. */
+export const UNPROCESSED_STATUSES: readonly number[] = [429, 503];
 
 /** Seconds from a `Retry-After` header: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -29,19 +42,118 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /**
- * Milliseconds to wait before retry number `attempt` (1-based), or undefined when the
- * server asked for longer than the policy allows.
+ * Milliseconds to wait before retry number `attempt` (1-based): the `Retry-After` as asked, else
+ * the policy's backoff, doubled each attempt with jitter and capped at `maxDelayMs`.
  */
-export function retryDelay(
-  policy: RetryPolicy,
-  attempt: number,
-  retryAfterSeconds?: number,
-): number | undefined {
-  if (retryAfterSeconds !== undefined) {
-    const asked = retryAfterSeconds * 1000;
-    return asked > policy.maxDelayMs ? undefined : asked;
-  }
+export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterSeconds?: number): number {
+  if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
   const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
   const jitter = 0.5 + Math.random() / 2;
   return Math.min(policy.maxDelayMs, Math.round(exponential * jitter));
+}
+
+/** What one attempt came to, as the retry rule reads it. */
+export type AttemptResult<T> =
+  | {
+      readonly answered: true;
+      readonly status: number;
+      readonly retryAfterSeconds: number | undefined;
+      readonly value: T;
+    }
+  | {
+      readonly answered: false;
+      /** No connection was made: nothing was sent. */
+      readonly unsent: boolean;
+      /** Trying again cannot help (an untrusted certificate, an abort). */
+      readonly hopeless?: boolean;
+      readonly error: unknown;
+    };
+
+/** One retry about to be waited for: what the observer of a client or of the replay proxy sees. */
+export interface RetryEvent {
+  readonly method: string;
+  readonly path: string;
+  /** The attempt that failed, 1-based. */
+  readonly attempt: number;
+  /** Its answer's status; undefined when no answer came. */
+  readonly status: number | undefined;
+  /** A 429, or a 503 with `Retry-After`: the target asked to be left alone for a while. */
+  readonly throttled: boolean;
+  /** How long the client waits before the next attempt. */
+  readonly delayMs: number;
+}
+
+export type RetryObserver = (event: RetryEvent) => void;
+
+export interface RetryRun {
+  readonly method: string;
+  readonly path: string;
+  readonly policy: RetryPolicy;
+  /** Epoch milliseconds no wait may reach past; default `budgetMs` from the first attempt. */
+  readonly deadline?: number;
+  /** Ends a wait between attempts; no attempt is made after it. */
+  readonly signal?: AbortSignal;
+  readonly onRetry?: RetryObserver;
+}
+
+/** The last attempt, how many were made, and whether the caller's signal ended a wait. */
+export interface Retried<T> {
+  readonly last: AttemptResult<T>;
+  readonly attempts: number;
+  readonly aborted: boolean;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Sends by `attempt` until an answer needs no retry, the policy's count of non-throttling
+ * failures is spent, or the next wait would pass the deadline. The one retry loop of the kit:
+ * the client and the verifier's replay proxy both send through it.
+ */
+export async function withRetries<T>(
+  attempt: (number: number) => Promise<AttemptResult<T>>,
+  run: RetryRun,
+): Promise<Retried<T>> {
+  const { policy, signal } = run;
+  const deadline = run.deadline ?? Date.now() + policy.budgetMs;
+  let failures = 0;
+  for (let number = 1; ; number++) {
+    const last = await attempt(number);
+    const wait = signal?.aborted ? undefined : nextWait(policy, run.method, last, number, failures);
+    if (wait === undefined || policy.retries === 0 || Date.now() + wait.delayMs > deadline) {
+      return { last, attempts: number, aborted: false };
+    }
+    if (!wait.throttled) failures++;
+    run.onRetry?.({
+      method: run.method,
+      path: run.path,
+      attempt: number,
+      status: last.answered ? last.status : undefined,
+      throttled: wait.throttled,
+      delayMs: wait.delayMs,
+    });
+    const resumed = await sleep(wait.delayMs, true, { signal }).catch(() => false);
+    if (!resumed) return { last, attempts: number, aborted: true };
+  }
+}
+
+/** The wait before another attempt, or undefined when this result is final. */
+function nextWait(
+  policy: RetryPolicy,
+  method: string,
+  result: AttemptResult<unknown>,
+  attempt: number,
+  failures: number,
+): { delayMs: number; throttled: boolean } | undefined {
+  const read = READS.has(method.toUpperCase());
+  if (result.answered) {
+    const { status, retryAfterSeconds } = result;
+    if (status >= 200 && status < 400) return undefined;
+    const throttled = status === 429 || (status === 503 && retryAfterSeconds !== undefined);
+    const worth = UNPROCESSED_STATUSES.includes(status) || (read && policy.statuses.includes(status));
+    if (!worth || (!throttled && failures >= policy.retries)) return undefined;
+    return { delayMs: retryDelay(policy, attempt, retryAfterSeconds), throttled };
+  }
+  if (result.hopeless || !(result.unsent || read) || failures >= policy.retries) return undefined;
+  return { delayMs: retryDelay(policy, attempt), throttled: false };
 }

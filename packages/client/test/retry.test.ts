@@ -1,14 +1,17 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RETRY_POLICY,
   HttpError,
   type OrdersClient,
   parseRetryAfter,
+  type RetryEvent,
   type RetryPolicy,
   retryDelay,
   TransportError,
 } from '../src/index.js';
-import { createBodies, ORDER_ID, orderDetail } from './support/fixtures.js';
+import { createBodies, ORDER_ID, ORDER_UUID, orderDetail } from './support/fixtures.js';
 import {
   dropConnection,
   type Handler,
@@ -81,15 +84,15 @@ describe('a GET is retried', () => {
     expect(api.server.requests).toHaveLength(1);
   });
 
-  it('getOrder retries the statuses the policy names, and only those', async () => {
+  it('getOrder retries the statuses the policy names, besides 429 and 503, and no others', async () => {
     api.server.handle(inSequence(reply(502, {}), ok));
     expect(await api.client({ retry: { statuses: [502] } }).getOrder(ORDER_ID)).toEqual(orderDetail);
     expect(api.server.requests).toHaveLength(2);
 
     api.server.reset();
-    api.server.handle(unavailable);
+    api.server.handle(inSequence(reply(500, {}), ok));
     await expect(api.client({ retry: { statuses: [502] } }).getOrder(ORDER_ID)).rejects.toMatchObject({
-      status: 503,
+      status: 500,
     });
     expect(api.server.requests).toHaveLength(1);
   });
@@ -119,10 +122,10 @@ describe('Retry-After', () => {
     expect(api.server.requests).toHaveLength(2);
   });
 
-  it('getOrder stops retrying when Retry-After asks for longer than maxDelayMs', async () => {
+  it('getOrder stops retrying when Retry-After asks for longer than the budget left', async () => {
     api.server.handle(reply(503, { message: 'maintenance' }, { 'retry-after': '120' }));
     const error = await api
-      .client({ retry: { maxDelayMs: 5_000 } })
+      .client({ retry: { budgetMs: 5_000 } })
       .getOrder(ORDER_ID)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HttpError);
@@ -130,11 +133,21 @@ describe('Retry-After', () => {
     expect(api.server.requests).toHaveLength(1);
   });
 
+  it("getOrder stops retrying when Retry-After passes the call's own deadline", async () => {
+    api.server.handle(inSequence(reply(429, {}, { 'retry-after': '30' }), ok));
+    const error = await api
+      .client({ retry: { budgetMs: 600_000 } })
+      .getOrder(ORDER_ID, { deadline: Date.now() + 5_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'ERR_PRINT_HTTP', status: 429, retryAfterSeconds: 30 });
+    expect(api.server.requests).toHaveLength(1);
+  });
+
   it('getOrder ends with an aborted TransportError when the caller aborts during the wait', async () => {
     api.server.handle(reply(503, {}, { 'retry-after': '60' }));
     // The 503 comes back within milliseconds and the client then waits 60 s: the abort lands there.
     const error = await api
-      .client({ retry: { maxDelayMs: 120_000 } })
+      .client({ retry: { budgetMs: 120_000 } })
       .getOrder(ORDER_ID, { signal: AbortSignal.timeout(250) })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransportError);
@@ -143,7 +156,68 @@ describe('Retry-After', () => {
   });
 });
 
-/** Every call that changes an order, with the request it must send exactly once. */
+describe('throttling', () => {
+  const throttled = reply(429, { message: 'Slow down' }, { 'retry-after': '0' });
+
+  it('listOrders waits out more 429s than the retry count, since the budget bounds throttling', async () => {
+    api.server.handle(
+      inSequence(throttled, throttled, throttled, throttled, reply(200, { count: 0, orders: [] })),
+    );
+    const page = await api.client({ retry: { retries: 1 } }).listOrders();
+    expect(page).toEqual({ count: 0, orders: [] });
+    expect(api.server.requests).toHaveLength(5);
+  });
+
+  it('getOrder counts a 503 without Retry-After against the retries: a target down is told quickly', async () => {
+    api.server.handle(unavailable);
+    await expect(api.client({ retry: { retries: 1 } }).getOrder(ORDER_ID)).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(api.server.requests).toHaveLength(2);
+  });
+
+  it('getOrder waits out a 503 with Retry-After like a 429', async () => {
+    const busy = reply(503, {}, { 'retry-after': '0' });
+    api.server.handle(inSequence(busy, busy, busy, ok));
+    expect(await api.client({ retry: { retries: 1 } }).getOrder(ORDER_ID)).toEqual(orderDetail);
+    expect(api.server.requests).toHaveLength(4);
+  });
+
+  it('a client with retries 0 retries nothing, not even a 429', async () => {
+    api.server.handle(inSequence(throttled, ok));
+    await expect(api.client({ retry: { retries: 0 } }).getOrder(ORDER_ID)).rejects.toMatchObject({
+      status: 429,
+    });
+    expect(api.server.requests).toHaveLength(1);
+  });
+
+  it('onRetry is told of each retry: the attempt, the status, whether it was throttling, and the wait', async () => {
+    api.server.handle(inSequence(reply(429, {}, { 'retry-after': '1' }), dropConnection, ok));
+    const events: RetryEvent[] = [];
+    const client = api.client({ onRetry: (event) => events.push(event) });
+    expect(await client.getOrder(ORDER_ID)).toEqual(orderDetail);
+    expect(events).toEqual([
+      {
+        method: 'GET',
+        path: `/api/orders/${ORDER_ID}`,
+        attempt: 1,
+        status: 429,
+        throttled: true,
+        delayMs: 1_000,
+      },
+      {
+        method: 'GET',
+        path: `/api/orders/${ORDER_ID}`,
+        attempt: 2,
+        status: undefined,
+        throttled: false,
+        delayMs: expect.any(Number),
+      },
+    ]);
+  });
+});
+
+/** Every call that changes an order, with the request it must send. */
 const changes: {
   call: string;
   method: string;
@@ -176,19 +250,41 @@ const changes: {
   },
 ];
 
-const failures: { what: string; handler: Handler; error: typeof HttpError | typeof TransportError }[] = [
-  { what: 'a 503', handler: unavailable, error: HttpError },
-  { what: 'a 429 with Retry-After 0', handler: reply(429, {}, { 'retry-after': '0' }), error: HttpError },
-  { what: 'a dropped connection', handler: dropConnection, error: TransportError },
-  { what: 'a cut-short body', handler: truncateBody, error: TransportError },
+/** Any 2xx JSON object: each change reads a different shape, and none of these tests reads it. */
+const done = reply(200, { success: true, uuid: ORDER_UUID });
+
+const unprocessed: { what: string; handler: Handler }[] = [
+  { what: 'a 503', handler: unavailable },
+  { what: 'a 429', handler: tooMany },
+  { what: 'a 429 with Retry-After 0', handler: reply(429, {}, { 'retry-after': '0' }) },
 ];
 
+const maybeProcessed: { what: string; handler: Handler; error: typeof HttpError | typeof TransportError }[] =
+  [
+    { what: 'a 502, even when the policy retries reads on it', handler: reply(502, {}), error: HttpError },
+    { what: 'a 500', handler: reply(500, {}), error: HttpError },
+    { what: 'a dropped connection', handler: dropConnection, error: TransportError },
+    { what: 'a cut-short body', handler: truncateBody, error: TransportError },
+  ];
+
 for (const { call, method, path, run } of changes) {
-  describe(`${call} is never retried`, () => {
-    for (const { what, handler, error } of failures) {
-      it(`${call} sends exactly one request after ${what}`, async () => {
-        api.server.handle(inSequence(handler, ok));
-        await expect(run(api.client({ retry: { retries: 5 } }))).rejects.toBeInstanceOf(error);
+  describe(`${call} is retried only when nothing was processed`, () => {
+    for (const { what, handler } of unprocessed) {
+      it(`${call} is sent again after ${what}, which proves nothing was processed`, async () => {
+        api.server.handle(inSequence(handler, done));
+        await expect(run(api.client({ retry: { retries: 2 } }))).resolves.toBeDefined();
+        expect(api.server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+          `${method} ${path}`,
+          `${method} ${path}`,
+        ]);
+      });
+    }
+
+    for (const { what, handler, error } of maybeProcessed) {
+      it(`${call} sends exactly one request after ${what}: it may have been processed`, async () => {
+        api.server.handle(inSequence(handler, done));
+        const client = api.client({ retry: { retries: 5, statuses: [429, 502, 503] } });
+        await expect(run(client)).rejects.toBeInstanceOf(error);
         expect(api.server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
           `${method} ${path}`,
         ]);
@@ -196,6 +292,56 @@ for (const { call, method, path, run } of changes) {
     }
   });
 }
+
+describe('a refused connection', () => {
+  it('cancelOrder is sent again when the connection was refused, and reaches the server once it listens', async () => {
+    const received: string[] = [];
+    const server = createServer((request, response) => {
+      received.push(`${request.method} ${request.url}`);
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+    });
+    // A port that was free a moment ago: nothing listens there until the first refusal.
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const refusals: RetryEvent[] = [];
+    const client = api.client({
+      baseUrl: `http://127.0.0.1:${port}/api`,
+      retry: { retries: 10, baseDelayMs: 100, maxDelayMs: 500 },
+      onRetry: (event) => {
+        if (refusals.push(event) === 1) server.listen(port, '127.0.0.1');
+      },
+    });
+    try {
+      expect(await client.cancelOrder(ORDER_ID, 'duplicate')).toEqual({ success: true });
+      expect(refusals.length).toBeGreaterThanOrEqual(1);
+      expect(refusals.every((event) => event.status === undefined && !event.throttled)).toBe(true);
+      expect(received).toEqual([`DELETE /api/orders/${ORDER_ID}`]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('createOrder ends with a refused TransportError once the retries are spent', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    let retried = 0;
+    const client = api.client({
+      baseUrl: `http://127.0.0.1:${port}/api`,
+      retry: { retries: 2 },
+      onRetry: () => retried++,
+    });
+    await expect(client.createOrder(createBodies.v2)).rejects.toMatchObject({
+      code: 'ERR_PRINT_TRANSPORT',
+      failure: 'refused',
+    });
+    expect(retried).toBe(2);
+  });
+});
 
 describe('after a timeout', () => {
   it('a GET is tried again, while createOrder, updateOrder, updateOrderWithPost and cancelOrder are not', async () => {
@@ -219,52 +365,6 @@ describe('after a timeout', () => {
         ...changes.map(({ method, path }) => `${method} ${path}`),
       ].sort(),
     );
-  });
-});
-
-describe('a create with retryUnprocessed', () => {
-  it.each([
-    ['a 503', unavailable],
-    ['a 429', tooMany],
-  ])('createOrder is sent again after %s, which says nothing was processed', async (_what, refusal) => {
-    api.server.handle(inSequence(refusal, reply(201, { uuid: orderDetail.uuid })));
-    const client = api.client({ retry: { retries: 2, baseDelayMs: 1 } });
-    await expect(client.createOrder(createBodies.v2, { retryUnprocessed: true })).resolves.toEqual({
-      uuid: orderDetail.uuid,
-    });
-    expect(api.server.requests.map((request) => request.method)).toEqual(['POST', 'POST']);
-  });
-
-  it('createOrder is not sent again after a 502, even when the reads retry it: the order may exist', async () => {
-    api.server.handle(
-      inSequence(reply(502, { message: 'Bad gateway' }), reply(201, { uuid: orderDetail.uuid })),
-    );
-    const client = api.client({ retry: { retries: 2, baseDelayMs: 1, statuses: [429, 502, 503] } });
-    const error = await client
-      .createOrder(createBodies.v2, { retryUnprocessed: true })
-      .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 502 });
-    expect(api.server.requests).toHaveLength(1);
-  });
-
-  it('createOrder is not sent again after a dropped connection: the order may exist', async () => {
-    api.server.handle(inSequence(dropConnection, reply(201, { uuid: orderDetail.uuid })));
-    const client = api.client({ retry: { retries: 2, baseDelayMs: 1 } });
-    const error = await client
-      .createOrder(createBodies.v2, { retryUnprocessed: true })
-      .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'ERR_PRINT_TRANSPORT', failure: 'reset' });
-    expect(api.server.requests).toHaveLength(1);
-  });
-
-  it('createOrder without the option is never sent twice, even after a 503', async () => {
-    api.server.handle(inSequence(unavailable, reply(201, { uuid: orderDetail.uuid })));
-    const error = await api
-      .client({ retry: { retries: 2, baseDelayMs: 1 } })
-      .createOrder(createBodies.v2)
-      .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 503 });
-    expect(api.server.requests).toHaveLength(1);
   });
 });
 
@@ -309,9 +409,9 @@ describe('retryDelay', () => {
     for (let run = 0; run < 50; run++) expect(retryDelay(policy, 20)).toBeLessThanOrEqual(1_000);
   });
 
-  it('retryDelay takes Retry-After as it is, up to maxDelayMs, and gives up above it', () => {
+  it('retryDelay takes Retry-After as it is, even above maxDelayMs: the budget bounds it', () => {
     expect(retryDelay(policy, 1, 0)).toBe(0);
     expect(retryDelay(policy, 1, 1)).toBe(1_000);
-    expect(retryDelay(policy, 1, 2)).toBeUndefined();
+    expect(retryDelay(policy, 1, 2)).toBe(2_000);
   });
 });

@@ -124,6 +124,8 @@ const scenarios: Scenario[] = [
   {
     what: 'an HttpError after retries of a 503 that echoes the secret',
     handler: echo(503, (secret) => ({ message: secret }), { 'retry-after': '0' }),
+    // Throttling is waited out for as long as the budget lasts: a short one ends the retries.
+    options: { retry: { budgetMs: 300 } },
     call: (client) => client.listOrders(),
   },
   {

@@ -27,7 +27,6 @@ import { loadPactFiles } from './pacts/load-pacts.js';
 import { planRun } from './plan/plan.js';
 import { toHar, writeHar } from './record/har.js';
 import { PactRunner } from './replay/pact-runner.js';
-import { FORWARD_RETRY } from './replay/proxy/forwarder.js';
 import { type Replayed, replay } from './replay/replay.js';
 import { buildReport } from './report/build-report.js';
 import { withComparison } from './report/changes.js';
@@ -39,6 +38,7 @@ import { TargetClients } from './target/clients.js';
 import { preflight } from './target/preflight.js';
 import { type StartedTarget, startTarget } from './target/start-target.js';
 import { targetSecrets } from './target/target.js';
+import { RetryTally, runRetryPolicy } from './target/transport.js';
 
 /** What a run talks to: the console, the environment, the working directory, and the stop signal. */
 export interface VerifyIo {
@@ -104,10 +104,13 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     started = await startTarget(options.target);
     const { target } = started;
     secrets.push(...targetSecrets(target));
-    clients = new TargetClients(target, options.requestTimeoutMs);
+    // One retry policy for every request the run sends; its tally is reported, never a verdict.
+    const tally = new RetryTally();
+    const transport = { retry: runRetryPolicy(options), onRetry: tally.observe };
+    clients = new TargetClients(target, options.requestTimeoutMs, transport);
     const [pacts] = await Promise.all([
       loadPacts(options, clients, io.cwd),
-      preflight(clients.dispatcher, target, options.requestTimeoutMs),
+      preflight(clients.dispatcher, target, options.requestTimeoutMs, transport),
     ]);
     const plan = planRun(pacts, {
       mode: target.mode,
@@ -143,7 +146,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
         ledger,
         secrets,
         timeoutMs: options.requestTimeoutMs,
-        retry: { ...FORWARD_RETRY, retries: options.retries },
+        ...transport,
         scratch,
         emptyCaStore: options.broker ? undefined : PactRunner.emptyCaStore(scratch),
         broker: options.broker,
@@ -192,6 +195,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       secrets,
       drift,
       failOnDrift: options.failOnDrift,
+      retries: tally.summary(),
     });
     const comparison = compareRun(built.interactions, options.comparison, {
       strict: options.strict,

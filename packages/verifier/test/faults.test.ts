@@ -12,7 +12,14 @@ import { credentialEnv, sampleTarget, verifyArgs } from './helpers/targets.js';
  * the exit status: a target that gives no answer (after the retries) is unavailable (3), one
  * that answers something the contract does not allow broke it (1).
  */
-const FAULTS: readonly { name: string; rule: FaultRule; verdict: string; reason: RegExp; code: number }[] = [
+const FAULTS: readonly {
+  name: string;
+  rule: FaultRule;
+  verdict: string;
+  reason: RegExp;
+  code: number;
+  extra?: readonly string[];
+}[] = [
   {
     name: 'latency beyond the timeout',
     rule: { latencyMs: 4_000 },
@@ -28,11 +35,13 @@ const FAULTS: readonly { name: string; rule: FaultRule; verdict: string; reason:
     code: 3,
   },
   {
-    name: 'a 429 with Retry-After',
+    // Throttling is waited out up to the run's bound on waiting; only a target throttling past it is unavailable.
+    name: 'a 429 with Retry-After on every request, past the creation timeout',
     rule: { status: 429, retryAfterSeconds: 1 },
     verdict: 'target-unavailable',
-    reason: /it answered 429 2 times \(Retry-After 1 s\)/,
+    reason: /it answered 429 \d+ times \(Retry-After 1 s\)/,
     code: 3,
+    extra: ['--creation-timeout', '3000'],
   },
   {
     name: 'a dropped connection',
@@ -79,7 +88,7 @@ describe('the verifier against a target with faults on GET /orders', { timeout: 
     await space.remove();
   });
 
-  for (const [index, { name, rule, verdict, reason, code: status }] of FAULTS.entries()) {
+  for (const [index, { name, rule, verdict, reason, code: status, extra = [] }] of FAULTS.entries()) {
     it(`reports ${name} as ${verdict} with exit ${status}, tears down and leaves the ledger empty`, async () => {
       api.setFaults([{ operation: 'listOrders', ...rule }]);
       const reports = space.path(`fault-${index}`);
@@ -92,7 +101,7 @@ describe('the verifier against a target with faults on GET /orders', { timeout: 
           pact: space.path('pacts'),
           reports,
           // A bound a busy machine meets with room to spare, well below the injected latency.
-          extra: ['--request-timeout', '1500', '--retries', '1'],
+          extra: ['--request-timeout', '1500', '--retries', '1', ...extra],
         }),
         output.io,
       );
@@ -116,4 +125,36 @@ describe('the verifier against a target with faults on GET /orders', { timeout: 
       expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
     });
   }
+
+  it('waits out a 429 with Retry-After, verifies the list, reports the throttling and exits 0', async () => {
+    api.setFaults([{ operation: 'listOrders', status: 429, retryAfterSeconds: 1, times: 3 }]);
+    const reports = space.path('fault-throttled');
+    const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+    const code = await runVerify(
+      verifyArgs({
+        baseUrl: api.url,
+        mode: 'sample',
+        control: true,
+        pact: space.path('pacts'),
+        reports,
+        extra: ['--request-timeout', '1500', '--retries', '1'],
+      }),
+      output.io,
+    );
+    api.setFaults([]);
+
+    expect(output.stderr()).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
+    expect(
+      report.interactions.find((item) => item.description === 'a request for the first page of orders')
+        ?.verdict,
+    ).toBe('verified');
+    expect(report.totals.targetUnavailable).toBe(0);
+    // Every one of the three 429s was waited out, Retry-After's second each.
+    expect(report.retries).toMatchObject({ answers429: 3, answers503: 0 });
+    expect(report.retries?.waitedMs).toBeGreaterThanOrEqual(3_000);
+    expect(output.stdout()).toMatch(/Retries: the target throttled or missed requests \(3 answers 429\)/);
+    expect(existsSync(`${reports}/verify-ledger.jsonl`)).toBe(false);
+  });
 });

@@ -4,11 +4,12 @@ import { workspace } from '@print-contracts/test-support';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
-import { Availability, type Exchange, FORWARD_RETRY } from '../src/replay/proxy/forwarder.js';
+import { Availability, type Exchange } from '../src/replay/proxy/forwarder.js';
 import { PROXY_HEADER, type ReplayProxy, startProxy } from '../src/replay/proxy/proxy.js';
 import { STATE_PATH } from '../src/replay/proxy/state-endpoint.js';
 import { StateSequence } from '../src/replay/proxy/state-sequence.js';
 import type { Target } from '../src/target/target.js';
+import { runRetryPolicy } from '../src/target/transport.js';
 import { testOrderBody } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
 import { front, sampleTarget } from './helpers/targets.js';
@@ -60,7 +61,7 @@ describe('the replay proxy', () => {
         timeoutMs: 5_000,
         ledger,
         secrets: [main.secret],
-        retry: { ...FORWARD_RETRY, baseDelayMs: 10 },
+        retry: { ...runRetryPolicy({ retries: 4, creationTimeoutMs: 60_000 }), baseDelayMs: 10 },
         availability: new Availability(),
         version: 'v2',
       },

@@ -79,12 +79,12 @@ export function createdOrders(options: CreateOptions) {
     if (controlled && !origin) throw notHere('the target has no control surface');
     const key = ledger.creating(clients.target, { credential: spec.credential, version, source }, origin);
     const body = orderBody(options.orderBodies, version, ledger.reference, spec.product);
-    // Never aborted: a create the target may already have accepted must bring back its uuid.
-    const { uuid } = await client
-      .send('createOrder', { body }, { retryUnprocessed: true })
-      .catch((error: unknown) => {
-        throw createFailed(ledger, key, error);
-      });
+    // Never aborted: a create the target may already have accepted must bring back its uuid. A 429
+    // or 503 proves nothing was created: the client sends it again until the order's deadline.
+    const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || undefined;
+    const { uuid } = await client.send('createOrder', { body }, { deadline }).catch((error: unknown) => {
+      throw createFailed(ledger, key, error);
+    });
     ledger.record('created', key, { uuid });
 
     if (spec.product === 'unknown') {
@@ -140,7 +140,7 @@ function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError
     notCreated(`status ${error.status}`);
     const refused = `the target refused to create the order (${message})`;
     return error.status === 429 || error.status === 503
-      ? new ArrangeError('target-unavailable', refused)
+      ? new ArrangeError('target-unavailable', `${refused} after the retries`)
       : notHere(`${refused}; ${PLACEMENT_CAUSES}`);
   }
   if (isRequestValidationError(error)) {

@@ -3,8 +3,10 @@ import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
+import { retriesText } from '../report/retries-text.js';
 import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
+import { DEFAULT_RETRIES, RetryTally, runRetryPolicy } from '../target/transport.js';
 import { scanUnresolved } from './reference-scan.js';
 
 /** Where `--cleanup` writes, and what it reads credentials from. */
@@ -43,10 +45,13 @@ export async function runCleanup(
   say(`Cleanup: ${open.length} open orders in ${command.ledgerPath}`);
 
   const clients = new Map<string, TargetClients>();
+  const tally = new RetryTally();
+  const retry = runRetryPolicy({ retries: DEFAULT_RETRIES, creationTimeoutMs: command.creationTimeoutMs });
   for (const baseUrl of new Set(open.map((entry) => entry.target))) {
     const credentials = { main, other };
     const target = { kind: 'url', baseUrl, mode: 'sample', controlOrigin: undefined, credentials } as const;
-    clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs));
+    const transport = { retry, onRetry: tally.observe };
+    clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs, transport));
   }
   const context: SettleContext = {
     ledger,
@@ -61,6 +66,8 @@ export async function runCleanup(
     const left = ledger.open();
     const removed = ledger.removeIfSettled();
     for (const entry of left) say(`  still open: ${describeEntry(entry)}`);
+    const retried = retriesText(tally.summary());
+    if (retried) say(retried);
     say(
       `Cleanup: ${open.length - left.length} orders settled, ${left.length} still open${removed ? '; the ledger is empty and removed' : ` in ${ledger.path} (run it again later)`}.`,
     );

@@ -53,8 +53,12 @@ Orders
   --cleanup                 Cancel what an interrupted run left, then exit: the orders in the
                             ledger, and those with its run reference where a create got no answer.
   --request-timeout MS      Bound on each request to the target (default 10000).
-  --retries N               Retries of a request answered 429 or 503, or not answered at all,
-                            with backoff honouring Retry-After (default 4, at most 10).
+  --retries N               Retries of a request not answered, or answered 503 without
+                            Retry-After (default 4, at most 10; 0: no retries at all). A 429
+                            or a 503 with Retry-After is waited out as it asks, up to the
+                            --creation-timeout (a cancel: its order's deadline). A create,
+                            update or cancel is sent again only after a 429, a 503 or a
+                            refused connection: nothing was processed.
   --creation-timeout MS     Bound on waiting for the orders' asynchronous creation, one wait
                             for all of them (default ${minutes(CREATION_TIMEOUT_MS.sample)} sample, ${minutes(CREATION_TIMEOUT_MS.live)} live).
   --poll-interval MS        Longest pause between polls of an order being created
@@ -77,5 +81,5 @@ Exit status
        finding in force excuses it (with --strict, also: an interaction not verifiable here;
        with --fail-on-drift, also: a drift finding)
   ${EXIT_CODES.notStarted}    the run could not start: bad flags or files, target unreachable or untrusted
-  ${EXIT_CODES.targetUnavailable}    the target stopped answering mid-run (429, 503, network); no contract broke
+  ${EXIT_CODES.targetUnavailable}    the target stopped answering mid-run, after the retries; no contract broke
   ${EXIT_CODES.interrupted}  stopped by SIGINT, ${EXIT_CODES.terminated} stopped by SIGTERM; both cancel what the run created first`;

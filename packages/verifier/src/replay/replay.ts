@@ -134,7 +134,8 @@ async function replayPact(
       port: proxy.port,
       stateUrl: proxy.stateUrl,
       // Longer than the proxy's retries, so the proxy explains a slow target first.
-      timeoutMs: (context.timeoutMs + context.retry.maxDelayMs) * (context.retry.retries + 1),
+      timeoutMs:
+        context.retry.budgetMs + (context.timeoutMs + context.retry.maxDelayMs) * (context.retry.retries + 2),
       appVersion: context.appVersion,
       ...(publish
         ? {

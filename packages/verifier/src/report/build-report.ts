@@ -8,6 +8,7 @@ import type { Exchange } from '../replay/proxy/forwarder.js';
 import type { Replayed } from '../replay/replay.js';
 import type { Settlement } from '../settle/settle.js';
 import type { Target } from '../target/target.js';
+import type { RetrySummary } from '../target/transport.js';
 import { printable } from './model.js';
 
 /** What the report stage reads besides the stages' results. */
@@ -21,6 +22,8 @@ interface ReportContext {
   /** What the answers showed beyond the OpenAPI description; with `failOnDrift`, findings fail the run. */
   readonly drift?: DriftReport;
   readonly failOnDrift?: boolean;
+  /** What the run's requests waited out (429, 503, no answer): reported, never a verdict. */
+  readonly retries?: RetrySummary;
 }
 
 /** At least this many requests of a version, all refused alike, before the version counts as not served. */
@@ -79,6 +82,7 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     // Never failures: a version the target says is deprecated, or will be shut down.
     warnings: API_VERSIONS.flatMap((version) => deprecationWarnings(version, exchanges)).map(clean),
     teardown: { ...settlement, problems: settlement.problems.map(clean) },
+    retries: context.retries,
     problems: replayed.problems.map(clean),
     drift: context.drift,
   };

@@ -12,6 +12,7 @@ import {
   versionsOf,
   withVerdict,
 } from './model.js';
+import { retriesText } from './retries-text.js';
 import { teardownText } from './teardown-text.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
@@ -123,6 +124,8 @@ export class ConsoleReporter {
     for (const warning of report.warnings) this.say(`Warning: ${warning}`);
     for (const problem of report.problems) this.say(`Problem: ${problem}`);
     for (const line of driftConsoleLines(report.drift)) this.say(line);
+    const retried = retriesText(report.retries);
+    if (retried) this.say(retried);
     const { totals } = report;
     const unavailable =
       totals.targetUnavailable > 0 ? `, ${totals.targetUnavailable} target unavailable` : '';

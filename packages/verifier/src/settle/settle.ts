@@ -36,6 +36,8 @@ export interface SettleContext {
 const REASON = 'Cleanup by the contract verifier';
 const CREATION_FAILED = /fail/i;
 const CONCURRENCY = 8;
+/** A cancel is retried at least this long, even for an order whose ledger deadline has passed. */
+const MIN_CANCEL_WINDOW_MS = 60_000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -99,9 +101,14 @@ export async function settleOrders(
 /** How an entry is crossed off, or why it stays open. */
 type Ending = LedgerEvents['closed'] | string;
 
-/** Cancels one order; one still being created is waited for until its ledger deadline. */
+/**
+ * Cancels one order; one still being created is waited for until its ledger deadline. A throttled
+ * or refused cancel is sent again until that deadline (at least a minute): only then is the order
+ * left to `--cleanup`.
+ */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
+  const deadline = () => Math.max(Date.parse(entry.deadline) || 0, Date.now() + MIN_CANCEL_WINDOW_MS);
   const clients = context.clientsFor(entry);
   if (!clients) return `no ${entry.credential} credentials for ${entry.target} to cancel it with`;
   if (entry.controlled) {
@@ -114,13 +121,13 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   }
   const client = clients.client(entry.credential, entry.version);
   try {
-    await client.cancelOrder(uuid, REASON, { signal });
+    await client.cancelOrder(uuid, REASON, { signal, deadline: deadline() });
     return { outcome: 'cancelled' };
   } catch (error) {
     if (!isHttpError(error)) throw error;
     if (error.status !== 404) {
       // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
-      const order = await client.getOrder(uuid, { signal }).catch(() => undefined);
+      const order = await client.getOrder(uuid, { signal, deadline: deadline() }).catch(() => undefined);
       return order?.status === 'cancelled'
         ? { outcome: 'cancelled', note: 'found cancelled' }
         : `cancel refused: ${error.message}`;
@@ -130,11 +137,11 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       return { outcome: 'creation-failed', note: error.vendorMessage };
   }
   // Any other 404: the order may still be in its asynchronous creation.
-  const deadline = Date.parse(entry.deadline) || Date.now();
+  const created = Date.parse(entry.deadline) || Date.now();
   try {
     const order = await client
       .waitForOrder(uuid, {
-        timeoutMs: Math.max(0, deadline - Date.now()),
+        timeoutMs: Math.max(0, created - Date.now()),
         maxIntervalMs: context.pollIntervalMs,
         signal,
       })
@@ -143,7 +150,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         if (isResponseValidationError(error)) return undefined;
         throw error;
       });
-    if (order?.status !== 'cancelled') await client.cancelOrder(uuid, REASON, { signal });
+    if (order?.status !== 'cancelled')
+      await client.cancelOrder(uuid, REASON, { signal, deadline: deadline() });
     return { outcome: 'cancelled' };
   } catch (error) {
     if (isOrderCreationFailedError(error)) return { outcome: 'creation-failed', note: error.vendorMessage };

@@ -2,11 +2,13 @@ import { type ApiVersion, OrdersClient } from '@print-contracts/client';
 import { Agent, type Dispatcher } from 'undici';
 import { ExchangeRecorder } from '../record/recorder.js';
 import type { CredentialRole, Target } from './target.js';
+import type { Transport } from './transport.js';
 
 /**
- * Orders clients per credential set and API version, sharing one connection pool with the
- * replay proxy: arranging, teardown and cleanup all use the target's public API. Every request
- * to the target through `dispatcher` is recorded by `recorder` (the HAR file, the drift check).
+ * Orders clients per credential set and API version, sharing one connection pool and the run's
+ * retry policy with the replay proxy: arranging, teardown and cleanup all use the target's public
+ * API. Every request to the target through `dispatcher` is recorded by `recorder` (the HAR file,
+ * the drift check).
  */
 export class TargetClients {
   readonly target: Target;
@@ -14,10 +16,12 @@ export class TargetClients {
   readonly recorder: ExchangeRecorder;
   readonly #agent: Agent;
   readonly #clients = new Map<string, OrdersClient<ApiVersion>>();
+  readonly transport: Transport;
   readonly #timeoutMs: number;
 
-  constructor(target: Target, timeoutMs: number) {
+  constructor(target: Target, timeoutMs: number, transport: Transport) {
     this.target = target;
+    this.transport = transport;
     this.#timeoutMs = timeoutMs;
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
@@ -40,6 +44,8 @@ export class TargetClients {
         secret: credentials.secret,
         apiVersion: version,
         timeoutMs: this.#timeoutMs,
+        retry: this.transport.retry,
+        onRetry: this.transport.onRetry,
         dispatcher: this.dispatcher,
       });
       this.#clients.set(key, client);

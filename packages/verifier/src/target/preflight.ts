@@ -1,41 +1,65 @@
 import {
   describeTransportFailure,
   notConnected,
+  parseRetryAfter,
   SECRET_HEADER,
   USER_ID_HEADER,
   untrusted,
+  withRetries,
 } from '@print-contracts/client';
 import { CONTROL_BASE_PATH, FAULTS_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { TargetError } from '../errors/target-error.js';
 import type { Target } from './target.js';
+import type { Transport } from './transport.js';
 
 /**
  * Checks, read-only and before anything is arranged, that the target answers, can be trusted
  * and accepts the credentials, and that a declared control surface exists: an unreachable or
  * untrusted target is exit 2 with one reason, not a column of failures. Any answer but a
  * refusal counts as reachable, even a misbehaving one: the contracts judge what answers hold.
+ * Its requests are retried like every other of the run (a throttling target is waited out).
  */
-export async function preflight(dispatcher: Dispatcher, target: Target, timeoutMs: number): Promise<void> {
+export async function preflight(
+  dispatcher: Dispatcher,
+  target: Target,
+  timeoutMs: number,
+  transport: Transport,
+): Promise<void> {
   /** The status of a GET, or undefined when a server is there but gave no complete answer (a fault). */
   const statusOf = async (url: URL, headers: Record<string, string> = {}) => {
-    try {
-      const response = await dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      await response.body.dump();
-      return response.statusCode;
-    } catch (error) {
-      if (!notConnected(error) && !untrusted(error)) return undefined;
-      throw new TargetError(`cannot use the target at ${url.origin}: ${describeTransportFailure(error)}`, {
-        cause: error,
-      });
-    }
+    const path = `${url.pathname}${url.search}`;
+    const { last } = await withRetries(
+      async () => {
+        try {
+          const response = await dispatcher.request({
+            origin: url.origin,
+            path,
+            method: 'GET',
+            headers,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          });
+          await response.body.dump();
+          const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+          return {
+            answered: true,
+            status: response.statusCode,
+            retryAfterSeconds,
+            value: undefined,
+          } as const;
+        } catch (error) {
+          return { answered: false, unsent: notConnected(error), hopeless: untrusted(error), error } as const;
+        }
+      },
+      { method: 'GET', path, policy: transport.retry, onRetry: transport.onRetry },
+    );
+    if (last.answered) return last.status;
+    const { error } = last;
+    if (!notConnected(error) && !untrusted(error)) return undefined;
+    throw new TargetError(`cannot use the target at ${url.origin}: ${describeTransportFailure(error)}`, {
+      cause: error,
+    });
   };
 
   const orders = new URL(`${target.baseUrl}/orders?limit=1`);

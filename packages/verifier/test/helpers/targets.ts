@@ -8,7 +8,12 @@ import {
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type CredentialSet, type SampleApi, startSampleApi } from '@print-contracts/sample-api';
+import {
+  type CredentialSet,
+  type FaultRule,
+  type SampleApi,
+  startSampleApi,
+} from '@print-contracts/sample-api';
 import { request } from 'undici';
 
 export const TLS_CERT = fileURLToPath(new URL('../fixtures/tls/loopback-cert.pem', import.meta.url));
@@ -16,7 +21,12 @@ const TLS_KEY = fileURLToPath(new URL('../fixtures/tls/loopback-key.pem', import
 
 /** A sample API for one test file: no seed orders, so every order in it was made by the run. */
 export function sampleTarget(
-  options: { credentials?: CredentialSet[]; processingDelayMs?: number; control?: boolean } = {},
+  options: {
+    credentials?: CredentialSet[];
+    processingDelayMs?: number;
+    control?: boolean;
+    faults?: readonly FaultRule[];
+  } = {},
 ) {
   return startSampleApi({ seedOrders: false, processingDelayMs: 10, control: true, ...options });
 }

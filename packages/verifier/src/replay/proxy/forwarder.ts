@@ -1,25 +1,25 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ApiVersion,
+  type AttemptResult,
   describeIncompleteBody,
   describeTransportFailure,
   notConnected,
   orderCreatedSchema,
   parseRetryAfter,
+  type RetryObserver,
   type RetryPolicy,
   redact,
   redactBuffer,
   redactValue,
-  retryDelay,
+  UNPROCESSED_STATUSES,
+  untrusted,
+  withRetries,
 } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';
 import { HOP_BY_HOP } from '../../target/wire.js';
 import { type Filtered, parseBody } from './request-filter.js';
-
-/** How the proxy rides out a target slow to take requests (a `RetryPolicy` of the client). */
-export const FORWARD_RETRY = { retries: 4, baseDelayMs: 500, maxDelayMs: 30_000, statuses: [429, 503] };
 
 /** After this many requests given up in a row, the target counts as down: no more waiting. */
 const DOWN_AFTER = 3;
@@ -42,7 +42,7 @@ export interface Exchange {
   readonly credentials: 'real' | 'refused';
   /** Why no answer of the target reached Pact: a safety refusal, or the target unavailable. */
   readonly failure?: string;
-  /** The target stayed unavailable (429, 503 or no connection) after the retries. */
+  /** The target stayed unavailable (429, 503 or no answer) after the retries. */
   readonly unavailable: boolean;
   /** The answer's `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers. */
   readonly deprecation?: string;
@@ -55,7 +55,9 @@ export interface ForwardContext {
   readonly timeoutMs: number;
   readonly ledger: Ledger;
   readonly secrets: readonly string[];
+  /** The run's policy, sent through the client's own retry loop. */
   readonly retry: RetryPolicy;
+  readonly onRetry?: RetryObserver;
   readonly availability: Availability;
   readonly version: ApiVersion;
   /** What the request replays, for the ledger. */
@@ -75,8 +77,9 @@ export interface Forwarded {
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
 
 /**
- * Sends one request, a create ledgered first; a busy target or one that took no connection is retried,
- * and so is a read that lost its answer. Every secret is scrubbed from the answer.
+ * Sends one request, a create ledgered first, through the client's retry loop: a busy target or
+ * one that took no connection is retried, and so is a read that lost its answer. Every secret is
+ * scrubbed from the answer.
  */
 export async function forward(request: ForwardRequest, context: ForwardContext): Promise<Forwarded> {
   const started = performance.now();
@@ -84,7 +87,6 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
   const key = request.creates
     ? ledger.creating(context.target, { credential: 'main', version, source })
     : undefined;
-  let processedMaybe = false;
   const exchange = (attempts: number, fields: Partial<Exchange> = {}): Exchange => ({
     version,
     method: request.method,
@@ -96,60 +98,88 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     ...fields,
   });
   /** No answer reaches Pact; a create the target may have processed stays open in the ledger. */
-  const noAnswer = (attempts: number, why: string, interrupted = false): Forwarded => {
+  const noAnswer = (
+    attempts: number,
+    why: string,
+    processedMaybe: boolean,
+    interrupted = false,
+  ): Forwarded => {
     if (!interrupted) availability.givenUp++;
     if (key && processedMaybe) ledger.record('unresolved', key, { reason: why });
     else if (key) ledger.record('closed', key, { outcome: 'not-created', note: why });
     const failure = interrupted ? `not sent again: ${why}` : `target unavailable: ${why}`;
     return { exchange: exchange(attempts, { failure, unavailable: !interrupted }) };
   };
+  const down = 'it stopped answering earlier in the run';
+  if (availability.givenUp >= DOWN_AFTER) return noAnswer(0, down, false);
 
-  for (let attempt = 1; ; attempt++) {
-    if (availability.givenUp >= DOWN_AFTER) {
-      return noAnswer(attempt - 1, 'it stopped answering earlier in the run');
-    }
-    const sent = await send(request, context);
-    if (sent.response && !retry.statuses.includes(sent.response.statusCode)) {
-      availability.givenUp = 0;
-      const { statusCode: status, headers } = sent.response;
-      if (key) {
-        const created =
-          status >= 200 && status <= 299 ? orderCreatedSchema.safeParse(parseBody(sent.body)) : undefined;
-        if (!created) ledger.record('closed', key, { outcome: 'not-created', note: `status ${status}` });
-        else if (created.success) ledger.record('created', key, { uuid: created.data.uuid });
-        else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
+  const { last, attempts, aborted } = await withRetries<Answer>(
+    async (attempt): Promise<AttemptResult<Answer>> => {
+      // Another request found the target down while this one waited: no more waiting.
+      if (attempt > 1 && availability.givenUp >= DOWN_AFTER) {
+        return { answered: false, unsent: true, hopeless: true, error: down };
       }
-      const body = redactBuffer(sent.body, secrets);
-      const kept = Object.entries(headers).filter(
-        ([name, value]) => value !== undefined && !HOP_BY_HOP.has(name),
-      );
-      const scrubbed = Object.fromEntries(kept.map(([name, value]) => [name, redactValue(value, secrets)]));
-      const { deprecation, sunset } = headers;
-      return {
-        answer: { status, headers: { ...scrubbed, 'content-length': String(body.length) }, body },
-        exchange: exchange(attempt, { status, deprecation: header(deprecation), sunset: header(sunset) }),
-      };
-    }
-    let why: string;
-    let delay: number | undefined;
-    if (sent.response) {
-      const asked = parseRetryAfter(sent.response.headers['retry-after']);
-      why = `it answered ${sent.response.statusCode} ${attempt} times${asked === undefined ? '' : ` (Retry-After ${asked} s)`}`;
-      delay = retryDelay(retry, attempt, asked);
-    } else {
-      processedMaybe ||= !sent.unsent;
-      why = redact(sent.failure, secrets);
-      // A lost answer may mean the request was processed: only a read is sent again then.
-      delay = sent.unsent || request.method === 'GET' ? retryDelay(retry, attempt) : undefined;
-    }
-    if (attempt > retry.retries || delay === undefined) return noAnswer(attempt, why);
-    const resumed = await sleep(delay, true, { signal: context.signal }).catch(() => false);
-    if (!resumed) return noAnswer(attempt, 'the run was interrupted', true);
+      const sent = await send(request, context);
+      if (!('response' in sent))
+        return { answered: false, unsent: sent.unsent, hopeless: sent.hopeless, error: sent };
+      const retryAfterSeconds = parseRetryAfter(sent.response.headers['retry-after']);
+      return { answered: true, status: sent.response.statusCode, retryAfterSeconds, value: sent };
+    },
+    {
+      method: request.method,
+      path: request.path,
+      policy: retry,
+      signal: context.signal,
+      onRetry: context.onRetry,
+    },
+  );
+  if (aborted) return noAnswer(attempts, 'the run was interrupted', false, true);
+  if (!last.answered) {
+    const why = typeof last.error === 'string' ? last.error : redact((last.error as Lost).failure, secrets);
+    return noAnswer(attempts, why, !last.unsent);
   }
+  const sent = last.value;
+  const { statusCode: status, headers } = sent.response;
+  if (UNPROCESSED_STATUSES.includes(status) || retry.statuses.includes(status)) {
+    const asked = last.retryAfterSeconds;
+    const why = `it answered ${status} ${attempts} times${asked === undefined ? '' : ` (Retry-After ${asked} s)`}`;
+    return noAnswer(attempts, why, false);
+  }
+  availability.givenUp = 0;
+  if (key) {
+    const created =
+      status >= 200 && status <= 299 ? orderCreatedSchema.safeParse(parseBody(sent.body)) : undefined;
+    if (!created) ledger.record('closed', key, { outcome: 'not-created', note: `status ${status}` });
+    else if (created.success) ledger.record('created', key, { uuid: created.data.uuid });
+    else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
+  }
+  const body = redactBuffer(sent.body, secrets);
+  const kept = Object.entries(headers).filter(
+    ([name, value]) => value !== undefined && !HOP_BY_HOP.has(name),
+  );
+  const scrubbed = Object.fromEntries(kept.map(([name, value]) => [name, redactValue(value, secrets)]));
+  const { deprecation, sunset } = headers;
+  return {
+    answer: { status, headers: { ...scrubbed, 'content-length': String(body.length) }, body },
+    exchange: exchange(attempts, { status, deprecation: header(deprecation), sunset: header(sunset) }),
+  };
 }
 
-/** One attempt: the answer, or why none came and whether the request surely never left. */
-async function send(request: ForwardRequest, context: ForwardContext) {
+/** A complete answer of the target. */
+interface Answer {
+  readonly response: Dispatcher.ResponseData;
+  readonly body: Buffer;
+}
+
+/** Why no complete answer came, whether the request surely never left, and whether trying again is pointless. */
+interface Lost {
+  readonly failure: string;
+  readonly unsent: boolean;
+  readonly hopeless: boolean;
+}
+
+/** One attempt: the answer, or why none came. */
+async function send(request: ForwardRequest, context: ForwardContext): Promise<Answer | Lost> {
   let response: Dispatcher.ResponseData;
   try {
     response = await context.dispatcher.request({
@@ -162,11 +192,12 @@ async function send(request: ForwardRequest, context: ForwardContext) {
       bodyTimeout: context.timeoutMs,
     });
   } catch (error) {
-    return { failure: describeTransportFailure(error), unsent: notConnected(error) };
+    const failure = describeTransportFailure(error);
+    return { failure, unsent: notConnected(error), hopeless: untrusted(error) };
   }
   try {
     return { response, body: Buffer.from(await response.body.arrayBuffer()) };
   } catch (error) {
-    return { failure: describeIncompleteBody(error), unsent: false };
+    return { failure: describeIncompleteBody(error), unsent: false, hopeless: false };
   }
 }

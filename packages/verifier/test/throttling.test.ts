@@ -1,0 +1,139 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { SampleApi } from '@print-contracts/sample-api';
+import { captureIo, cliEnv, workspace } from '@print-contracts/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunReport, runVerify } from '../src/index.js';
+import { runCli } from './helpers/cli.js';
+import { writeFixturePacts } from './helpers/fixture-pact.js';
+import { ordersOf } from './helpers/orders.js';
+import {
+  credentialEnv,
+  type Seen,
+  sampleTarget,
+  front as startFront,
+  TLS_CERT,
+  verifyArgs,
+} from './helpers/targets.js';
+
+const TOO_MANY = { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too many requests' } };
+
+// Every 429 costs a second of waiting: a bound with room for a busy machine.
+describe('the verify command in live mode against a vendor throttling one request in three', {
+  timeout: 240_000,
+}, () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let api: SampleApi;
+  let front: Awaited<ReturnType<typeof startFront>>;
+  let result: Awaited<ReturnType<typeof runCli>>;
+  let report: RunReport;
+  /** The 429s the stand-in answered, by what they refused. */
+  const throttled = { creates: 0, cancels: 0, all: 0 };
+
+  beforeAll(async () => {
+    space = await workspace();
+    await writeFixturePacts(space.path('pacts'), ['v2']);
+    api = await sampleTarget({ control: false });
+    let seen = 0;
+    // The stand-in: every third request is answered 429 with Retry-After 1, and so are the first
+    // create and the first cancel, whichever they are, so both kinds are sure to be throttled.
+    const throttle = ({ method, path }: Seen) => {
+      seen++;
+      const create = method === 'POST' && path === '/api/orders';
+      const cancel = method === 'DELETE';
+      const first = (create && throttled.creates === 0) || (cancel && throttled.cancels === 0);
+      if (!first && seen % 3 !== 0) return undefined;
+      if (create) throttled.creates++;
+      if (cancel) throttled.cancels++;
+      throttled.all++;
+      return TOO_MANY;
+    };
+    front = await startFront(api.origin, { answer: throttle }, { tls: true });
+    result = await runCli(
+      verifyArgs({
+        baseUrl: front.url,
+        mode: 'live',
+        pact: space.path('pacts'),
+        reports: space.path('reports'),
+      }),
+      {
+        cwd: space.dir,
+        env: cliEnv({
+          ...credentialEnv(api),
+          PRINT_API_OTHER_USER_ID: '',
+          PRINT_API_OTHER_SECRET: '',
+          NODE_EXTRA_CA_CERTS: TLS_CERT,
+        }),
+      },
+    );
+    report = JSON.parse(readFileSync(space.path('reports', 'verify-report.json'), 'utf8')) as RunReport;
+  });
+  afterAll(async () => {
+    await front.close();
+    await api.close();
+    await space.remove();
+  });
+
+  it('exits 0 with no interaction put down to the target, creates and cancels throttled included', () => {
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
+    expect(report.totals.verified).toBeGreaterThan(0);
+    expect(throttled.creates).toBeGreaterThanOrEqual(1);
+    expect(throttled.cancels).toBeGreaterThanOrEqual(1);
+  });
+
+  it('waits out every 429 the vendor answered, and reports how many and how long', () => {
+    expect(report.retries).toMatchObject({ answers429: throttled.all, answers503: 0 });
+    expect(report.retries?.waitedMs).toBeGreaterThanOrEqual(throttled.all * 1_000);
+    expect(result.stdout).toContain(
+      `Retries: the target throttled or missed requests (${throttled.all} answers 429)`,
+    );
+  });
+
+  it('cancels every order it created and removes the ledger', async () => {
+    expect(report.teardown).toMatchObject({ open: 0, problems: [] });
+    expect(existsSync(space.path('reports', 'verify-ledger.jsonl'))).toBe(false);
+    const orders = await ordersOf(api);
+    expect(orders.length).toBeGreaterThan(0);
+    expect(orders.filter((order) => order.status !== 'cancelled')).toEqual([]);
+  });
+});
+
+describe('the verify command against a sample-data set throttling one request in four', {
+  timeout: 240_000,
+}, () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let api: SampleApi;
+
+  beforeAll(async () => {
+    space = await workspace();
+    await writeFixturePacts(space.path('pacts'), ['v1', 'v2']);
+    api = await sampleTarget({
+      control: false,
+      faults: [{ status: 429, retryAfterSeconds: 1, rate: 0.25, seed: 4 }],
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+    await space.remove();
+  });
+
+  it('exits 0, reports the throttling it waited out and leaves no order open', async () => {
+    const reports = space.path('reports');
+    const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+    const code = await runVerify(
+      verifyArgs({ baseUrl: api.url, mode: 'sample', pact: space.path('pacts'), reports }),
+      output.io,
+    );
+    api.setFaults([]);
+
+    expect(output.stderr()).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
+    expect(report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
+    expect(report.retries?.answers429).toBeGreaterThan(0);
+    expect(output.stdout()).toMatch(/Retries: the target throttled or missed requests \(\d+ answers 429\)/);
+    expect(existsSync(`${reports}/verify-ledger.jsonl`)).toBe(false);
+    expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+  });
+});
