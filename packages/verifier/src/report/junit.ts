@@ -18,7 +18,7 @@ const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 export function junitXml(report: RunReport): string {
   const { strict } = report;
   const tally = (counts: Counts, ms: number) =>
-    `tests="${counts.total}" failures="${counts.failed + (strict ? counts.notVerifiable : 0)}" errors="${counts.targetUnavailable}" skipped="${strict ? 0 : counts.notVerifiable}" time="${seconds(ms)}"`;
+    `tests="${counts.total}" failures="${counts.failed + (strict ? counts.notVerifiable : 0)}" errors="${counts.targetUnavailable}" skipped="${(strict ? 0 : counts.notVerifiable) + counts.notRun}" time="${seconds(ms)}"`;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="contract verification" ${tally(report.totals, report.durationMs)}>`,
@@ -44,6 +44,7 @@ export function junitXml(report: RunReport): string {
 function outcome(item: InteractionReport, strict: boolean): string | undefined {
   const message = xml(item.reason ?? '');
   if (item.verdict === 'verified') return undefined;
+  if (item.verdict === 'not-run') return `<skipped message="not run: ${message}"/>`;
   if (item.verdict === 'target-unavailable') {
     return `<error type="target-unavailable" message="${message}">${xml(item.request)}</error>`;
   }
