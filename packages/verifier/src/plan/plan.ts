@@ -127,7 +127,8 @@ function planInteraction(
         unreachable.unreachable.code,
         `state "${stateLabel(unreachable.state)}" ${unreachable.unreachable.why}`,
       ),
-    routed.refusal && notHere('live-safety', routed.refusal),
+    // A live-safety refusal names the property itself ("live mode: …").
+    routed.refusal && { verdict: 'not-verifiable', reason: routed.refusal, code: 'live-safety' },
   ].find((decision): decision is Decision => Boolean(decision));
   const fixtures = states.flatMap(({ state, spec }) => {
     if (decided || !spec) return [];

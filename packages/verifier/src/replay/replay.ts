@@ -4,7 +4,7 @@ import type { ArrangedInteraction, Arrangement } from '../arrange/arrange.js';
 import { isReplayError } from '../errors/replay-error.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
-import { type NotVerifiableCode, notVerifiableReason } from '../plan/not-verifiable.js';
+import type { NotVerifiableCode } from '../plan/not-verifiable.js';
 import type { Verdict } from '../plan/plan.js';
 import { type PactVerdict, pactResultSchema, stripAnsi, verdictsFrom } from './pact-results.js';
 import type { PactRunner, VerifyJob } from './pact-runner.js';
@@ -196,7 +196,7 @@ function settled(
   const refused = exchanges.find((exchange) => exchange.failure);
   if (refused?.failure) {
     const code = 'live-safety';
-    return { ...base, verdict: 'not-verifiable', reason: notVerifiableReason(code, refused.failure), code };
+    return { ...base, verdict: 'not-verifiable', reason: refused.failure, code };
   }
   if (typeof judged === 'string') return { ...base, verdict: 'failed', reason: judged };
   if (judged.passed) return { ...base, verdict: 'verified', reason: undefined };
