@@ -1,6 +1,7 @@
 import { findProviderState, LIST_LIMIT_MAX } from '@print-contracts/client';
 import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
+import { isNotVerifiableCode } from '../plan/not-verifiable.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
 import { type CreateOptions, createdOrders } from './created-orders.js';
 import { listedOrders } from './listed-orders.js';
@@ -168,7 +169,7 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
 function decisionOf(error: ArrangeError, prefix = ''): Decision {
   const reason = `${prefix}${error.message}`;
   if (error.verdict !== 'not-verifiable') return { verdict: error.verdict, reason };
-  return error.notVerifiable
+  return isNotVerifiableCode(error.notVerifiable)
     ? { verdict: 'not-verifiable', reason, code: error.notVerifiable }
     : {
         verdict: 'failed',

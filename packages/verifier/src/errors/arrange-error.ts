@@ -1,4 +1,3 @@
-import type { NotVerifiableCode } from '../plan/not-verifiable.js';
 import { hasVerifierCode, VERIFIER_ERROR_CODES, VerifierError } from './verifier-error.js';
 
 export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed' | 'not-run';
@@ -10,13 +9,13 @@ export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed' 
 export class ArrangeError extends VerifierError {
   override readonly name = 'ArrangeError';
   readonly verdict: ArrangeVerdict;
-  /** With `not-verifiable`: the target property of the closed list that made it so. */
-  readonly notVerifiable: NotVerifiableCode | undefined;
+  /** With `not-verifiable`: the code of the target property (the closed list in `plan/not-verifiable.ts`). */
+  readonly notVerifiable: string | undefined;
 
   constructor(
     verdict: ArrangeVerdict,
     message: string,
-    options?: ErrorOptions & { readonly notVerifiable?: NotVerifiableCode },
+    options?: ErrorOptions & { readonly notVerifiable?: string },
   ) {
     super(VERIFIER_ERROR_CODES.arrange, message, options);
     this.verdict = verdict;

@@ -39,6 +39,9 @@ export const NOT_VERIFIABLE = {
 
 export type NotVerifiableCode = keyof typeof NOT_VERIFIABLE;
 
+export const isNotVerifiableCode = (code: string | undefined): code is NotVerifiableCode =>
+  code !== undefined && Object.hasOwn(NOT_VERIFIABLE, code);
+
 /** A not-verifiable reason: the code's wording, then what was seen. */
 export const notVerifiableReason = (code: NotVerifiableCode, seen?: string): string =>
   seen ? `${NOT_VERIFIABLE[code].wording}: ${seen}` : NOT_VERIFIABLE[code].wording;
