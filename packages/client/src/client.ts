@@ -235,6 +235,21 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     return result.data as ResponseBody<N, V>;
   }
 
+  /**
+   * Sends like `send` (same transport and retries) but answers the JSON as the target wrote it,
+   * unchecked: for looking at what an answer holds when its shape is the contract's to judge.
+   */
+  async sendUnchecked(
+    name: OperationName,
+    input: SendInput = {},
+    options: CallOptions = {},
+  ): Promise<unknown> {
+    const operation: OperationDefinition = operations[name];
+    const path = this.#pathFor(name, operation, input, options.validate ?? this.#options.validateRequests);
+    const body = operation.body ? JSON.stringify(input.body) : undefined;
+    return (await this.#exchange(operation, path, body, options)).json;
+  }
+
   /** Closes the connections of the dispatcher the client created; a given dispatcher is left open. */
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();

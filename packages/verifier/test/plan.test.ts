@@ -44,10 +44,12 @@ describe('the plan', () => {
     expect(items['a request to cancel an order in production']?.decided).toEqual({
       verdict: 'not-verifiable',
       reason: expect.stringMatching(/control surface/),
+      code: 'no-control-surface',
     });
     expect(items["a request for another credential set's order"]?.decided).toEqual({
       verdict: 'not-verifiable',
       reason: expect.stringMatching(/PRINT_API_OTHER_USER_ID/),
+      code: 'no-second-credential-set',
     });
   });
 
@@ -92,6 +94,7 @@ describe('the plan', () => {
     expect(plan.interactions[0]?.decided).toEqual({
       verdict: 'not-verifiable',
       reason: expect.stringMatching(/did not create/),
+      code: 'live-safety',
     });
   });
 
@@ -111,6 +114,7 @@ describe('the plan', () => {
     expect(plan.interactions[0]?.decided).toEqual({
       verdict: 'not-verifiable',
       reason: expect.stringMatching(/POST on a path the API does not describe/),
+      code: 'live-safety',
     });
   });
 

@@ -27,6 +27,7 @@ describe('the verifier against the embedded sample API', () => {
       failed: 0,
       notVerifiable: 0,
       targetUnavailable: 0,
+      notRun: 0,
       total: 20,
     });
     expect(Object.keys(report.byVersion)).toEqual(['v1', 'v2']);

@@ -1,6 +1,7 @@
 import { findProviderState, LIST_LIMIT_MAX } from '@print-contracts/client';
 import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
+import { isNotVerifiableCode } from '../plan/not-verifiable.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
 import { type CreateOptions, createdOrders } from './created-orders.js';
 import { listedOrders } from './listed-orders.js';
@@ -38,11 +39,14 @@ export type ArrangeOptions = CreateOptions & { readonly progress: (line: string)
 export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
   const { clients, signal } = options;
   const listed = listedOrders(clients, signal);
-  const probe = clients.target.mode === 'sample' ? sampleDataProbe(clients, signal) : undefined;
+  // Only a sample-data set may be excused for answering the same whatever it is asked: a target that
+  // declared a control surface is none, and a live one is judged by the replay.
+  const sampleData = clients.target.mode === 'sample' && clients.target.controlOrigin === undefined;
+  const probe = sampleData ? sampleDataProbe(clients, signal) : undefined;
   // What the target lists before the run creates anything: only that counts as "listed".
   await Promise.allSettled(
     plan.fixtures.flatMap(({ spec, version }) =>
-      spec.kind === 'listed' ? [listed.page(spec.credential, version)] : [],
+      spec.kind === 'listed' ? [listed.walk(spec.credential, version)] : [],
     ),
   );
   const context: Reach = { create: createdOrders(options), listed, plan, options, missing: new Set() };
@@ -64,7 +68,14 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
   );
 
   const arrangeOne = async (planned: PlannedInteraction): Promise<ArrangedInteraction> => {
-    const decide = (decided: Decision): ArrangedInteraction => ({ planned, decided, states: [] });
+    const decide = (decided: Decision): ArrangedInteraction => ({
+      planned,
+      decided:
+        signal.aborted && decided.verdict !== 'failed'
+          ? { verdict: 'not-run', reason: 'not run: the run was stopped before its replay' }
+          : decided,
+      states: [],
+    });
     if (planned.decided) return decide(planned.decided);
     const states: (ArrangedState | undefined)[] = [];
     for (const fixture of planned.fixtures) {
@@ -72,23 +83,20 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
       if (!result) {
         states.push(undefined);
       } else if (isArrangeError(result)) {
-        const reason = `state "${fixture.label}" could not be arranged: ${result.message}`;
-        return decide({ verdict: result.verdict, reason });
+        return decide(decisionOf(result, `state "${fixture.label}" could not be arranged: `));
       } else {
         const lacks = findProviderState(fixture.state)?.provides.filter(
           (name) => result.values[name] === undefined,
         );
         if (lacks?.length) {
           const reason = `state "${fixture.label}" arranged ${result.how}, which has no ${lacks.join(', ')}`;
-          return decide({ verdict: 'not-verifiable', reason });
+          return decide({ verdict: 'failed', reason });
         }
         states.push({ label: fixture.label, how: result.how, values: result.values });
       }
     }
     const limited = await probe?.(planned).then(() => undefined, toArrangeError);
-    return limited
-      ? decide({ verdict: limited.verdict, reason: limited.message })
-      : { planned, decided: undefined, states };
+    return limited ? decide(decisionOf(limited)) : { planned, decided: undefined, states };
   };
 
   await Promise.all(firstWave);
@@ -121,9 +129,9 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
   switch (spec.kind) {
     case 'listed': {
       const order = await context.listed.find(spec, version);
-      if (order) return { values: valuesOf(order), how: order.how };
-      if (!spec.orElse) throw notHere(`this target ${spec.orElseWhy}`);
-      return create(spec.orElse, 'no listed order had it: ');
+      if ('how' in order) return { values: valuesOf(order), how: order.how };
+      if (!spec.orElse) throw notHere('no-listed-order', `this target ${spec.orElseWhy} (${order.searched})`);
+      return create(spec.orElse, `no listed order had it (${order.searched}): `);
     }
     case 'created':
       return create(spec);
@@ -136,7 +144,8 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
         const how = error.status === 404 ? `no order ${spec.id}` : `order ${spec.id} answers ${error.status}`;
         return { values: {}, how: `checked: ${how}` };
       }
-      throw notHere(`an order with id ${spec.id} exists on this target`);
+      // An answer for it is the replay's to judge (or, on a sample-data set, the probe's to excuse).
+      return { values: {}, how: `checked: order ${spec.id} answers with an order` };
     }
     case 'fewer-orders': {
       const { count } = await clients.client('main', version).listOrders({ limit: 1 }, { signal });
@@ -144,6 +153,7 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
       const most = count + plannedCreates;
       if (most >= spec.offset) {
         throw notHere(
+          'holds-too-many-orders',
           `the caller holds ${count} orders and the run creates up to ${plannedCreates}, not fewer than ${spec.offset}`,
         );
       }
@@ -153,6 +163,18 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
       };
     }
   }
+}
+
+/** An arranging error as the interaction's verdict; not verifiable only with a code of the closed list. */
+function decisionOf(error: ArrangeError, prefix = ''): Decision {
+  const reason = `${prefix}${error.message}`;
+  if (error.verdict !== 'not-verifiable') return { verdict: error.verdict, reason };
+  return isNotVerifiableCode(error.notVerifiable)
+    ? { verdict: 'not-verifiable', reason, code: error.notVerifiable }
+    : {
+        verdict: 'failed',
+        reason: `${reason} (no reason of the closed list: the contract was not replayed)`,
+      };
 }
 
 const valuesOf = (order: { id: number; uuid: string | undefined }): StateValues => ({

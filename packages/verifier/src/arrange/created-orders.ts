@@ -8,7 +8,10 @@ import {
   isOrderWaitTimeoutError,
   isRequestValidationError,
   isTransportError,
+  type OrderCreationFailedError,
+  type OrderDetail,
   type OrdersClient,
+  type OrderWaitTimeoutError,
   UNKNOWN_PRODUCT,
 } from '@print-contracts/client';
 import { ArrangeError } from '../errors/arrange-error.js';
@@ -19,7 +22,7 @@ import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
 import type { ArrangedOrder } from './listed-orders.js';
 import { memo } from './memo.js';
-import { messageOf, notHere, toArrangeError } from './verdicts.js';
+import { contradicted, messageOf, notHere, toArrangeError } from './verdicts.js';
 
 /** What the vendor's docs name as the causes of an order that never gets placed. */
 const PLACEMENT_CAUSES =
@@ -29,25 +32,63 @@ const PLACEMENT_CAUSES =
 export type CreateOptions = Pick<VerifyOptions, 'orderBodies' | 'pollIntervalMs' | 'requestTimeoutMs'> & {
   readonly clients: TargetClients;
   readonly ledger: Ledger;
+  /** Where the waits say what they wait for (a console progress line). */
+  readonly progress?: (line: string) => void;
   /** Aborts the waits (an interrupt); a create already sent still runs to its answer. */
   readonly signal: AbortSignal;
 };
 
+/** What a wait answers when another order of its body failed creation and aborted it. */
+const DOOMED = Symbol('doomed');
+
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+const duration = (ms: number) => (ms >= 90_000 ? `${Math.round(ms / 60_000)} min` : seconds(ms));
+
+/** The first progress line of a wait comes after this long; then one every `PROGRESS_EVERY_MS`. */
+const QUIET_MS = 1_000;
+const PROGRESS_EVERY_MS = 5_000;
 
 /** Creates, waits for and finishes orders as specs say: each ledgered first, awaited until its deadline. */
 export function createdOrders(options: CreateOptions) {
   const { clients, ledger, signal, pollIntervalMs } = options;
+  const board = waitBoard(options.progress);
   /** Per version (one body each): aborted, with the reason, once one of its orders failed creation. */
   const doomed = memo((_version: ApiVersion) => {
     const controller = new AbortController();
     setMaxListeners(0, controller.signal); // every order of the body listens
     return controller;
   });
+  /** Per version: the plain orders being awaited, and one that became readable (the witness). */
+  const plain = memo((_version: ApiVersion) => ({
+    waiting: new Set<Promise<unknown>>(),
+    readable: undefined as string | undefined,
+  }));
+
+  /** An order of the run's that became readable in `version`, once the waits in flight have ended; else undefined. */
+  async function readableWitness(version: ApiVersion): Promise<string | undefined> {
+    const mine = plain(version);
+    while (mine.readable === undefined && mine.waiting.size > 0) {
+      await Promise.race(
+        [...mine.waiting].map((waiting) =>
+          waiting.then(
+            () => undefined,
+            () => undefined,
+          ),
+        ),
+      );
+    }
+    return mine.readable;
+  }
 
   /** The order once readable, or the client's error saying its creation failed or it was not in time. */
-  async function wait(client: OrdersClient<ApiVersion>, key: string, uuid: string, body?: AbortController) {
+  async function wait(
+    client: OrdersClient<ApiVersion>,
+    key: string,
+    uuid: string,
+    body?: AbortController,
+  ): Promise<OrderDetail | OrderCreationFailedError | OrderWaitTimeoutError | typeof DOOMED> {
     const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || Date.now();
+    const done = board.begin(deadline);
     try {
       const order = await client.waitForOrder(uuid, {
         timeoutMs: Math.max(0, deadline - Date.now()),
@@ -56,11 +97,13 @@ export function createdOrders(options: CreateOptions) {
         signal: body ? AbortSignal.any([signal, body.signal]) : signal,
       });
       ledger.record('read', key, { id: order.id });
+      done('readable');
       return order;
     } catch (error) {
-      if (body?.signal.aborted && !signal.aborted) {
-        throw notHere(`another order of the same body: ${body.signal.reason}`);
-      }
+      done('not');
+      if (signal.aborted) throw new ArrangeError('not-run', 'not arranged: the run was stopped');
+      // Another order of the body failed creation: the caller decides whether this one waits on.
+      if (body?.signal.aborted) return DOOMED;
       if (isOrderCreationFailedError(error)) {
         ledger.record('closed', key, { outcome: 'creation-failed', note: error.vendorMessage });
       }
@@ -69,14 +112,29 @@ export function createdOrders(options: CreateOptions) {
     }
   }
 
+  /** A plain order (of the fixture body) as waited for, tracked so the failed-creation state can tell a witness. */
+  function waitPlain(client: OrdersClient<ApiVersion>, key: string, uuid: string, version: ApiVersion) {
+    const mine = plain(version);
+    const waiting = wait(client, key, uuid, doomed(version));
+    mine.waiting.add(waiting);
+    void waiting.then(
+      (order) => {
+        mine.waiting.delete(waiting);
+        if (order !== DOOMED && !(order instanceof Error)) mine.readable ??= String(order.id);
+      },
+      () => mine.waiting.delete(waiting),
+    );
+    return waiting;
+  }
+
   return async (version: ApiVersion, spec: CreatedSpec, source: string): Promise<ArrangedOrder> => {
     // Stopped before this state's turn: nothing is created after the user asked to stop.
-    if (signal.aborted) throw notHere('not arranged: the run was interrupted');
+    if (signal.aborted) throw new ArrangeError('not-run', 'not arranged: the run was stopped');
     const client = clients.client(spec.credential, version);
     const controlled =
       spec.after === 'in-production' || spec.after === 'shipped' || spec.after === 'completed';
     const origin = controlled ? clients.target.controlOrigin : undefined;
-    if (controlled && !origin) throw notHere('the target has no control surface');
+    if (controlled && !origin) throw notHere('no-control-surface');
     const key = ledger.creating(clients.target, { credential: spec.credential, version, source }, origin);
     const body = orderBody(options.orderBodies, version, ledger.reference, spec.product);
     // Never aborted: a create the target may already have accepted must bring back its uuid. A 429
@@ -89,25 +147,66 @@ export function createdOrders(options: CreateOptions) {
 
     if (spec.product === 'unknown') {
       const waited = await wait(client, key, uuid);
-      const how = `created order ${uuid} for a product no vendor sells; its creation failed`;
-      if (isOrderCreationFailedError(waited)) return { id: 0, uuid, how };
-      throw notHere(
-        isOrderWaitTimeoutError(waited)
-          ? `order ${uuid}, for a product no vendor sells, neither failed nor became readable within ${seconds(waited.waitedMs)}`
-          : `the target processed order ${uuid} for a product no vendor sells, so its creation did not fail`,
-      );
+      if (isOrderCreationFailedError(waited)) {
+        return {
+          id: 0,
+          uuid,
+          how: `created order ${uuid} for a product no vendor sells; its creation failed`,
+        };
+      }
+      if (waited === DOOMED) throw new ArrangeError('not-run', 'not arranged: the run was stopped');
+      if (!isOrderWaitTimeoutError(waited)) {
+        // Readable: the replay shows the contract what the target answers for it.
+        return {
+          id: 0,
+          uuid,
+          how: `created order ${uuid} for a product no vendor sells; it became readable`,
+        };
+      }
+      const witness = await readableWitness(version);
+      if (!witness) {
+        throw notHere(
+          'no-plain-order-readable',
+          `order ${uuid}, for a product no vendor sells, was still missing after ${seconds(waited.waitedMs)}, and so was every plain order of the run, so a failed creation cannot be told apart`,
+        );
+      }
+      return {
+        id: 0,
+        uuid,
+        how: `created order ${uuid} for a product no vendor sells; still 404 after ${seconds(waited.waitedMs)} (the bound) while the run's order ${witness} became readable`,
+      };
     }
-    let order = await wait(client, key, uuid, doomed(version));
-    if (isOrderCreationFailedError(order)) {
-      const reason = `order ${uuid} failed creation ("${order.vendorMessage}"); ${PLACEMENT_CAUSES}`;
-      doomed(version).abort(reason);
-      throw notHere(reason);
+    let waited = await (spec.credential === 'main'
+      ? waitPlain(client, key, uuid, version)
+      : wait(client, key, uuid));
+    if (waited === DOOMED) {
+      // Waits on only if the body made readable orders; else the body's failure is the reason.
+      if (!(await readableWitness(version))) {
+        const why = String(doomed(version).signal.reason);
+        throw notHere(
+          'no-plain-order-readable',
+          `another order of the same body: ${why}; ${PLACEMENT_CAUSES}`,
+        );
+      }
+      waited = await wait(client, key, uuid);
+      if (waited === DOOMED) throw new ArrangeError('not-run', 'not arranged: the run was stopped');
     }
-    if (isOrderWaitTimeoutError(order)) {
-      // Left open in the ledger: teardown and --cleanup wait no longer than its deadline.
+    let order: OrderDetail | OrderCreationFailedError | OrderWaitTimeoutError = waited;
+    if (order instanceof Error) {
+      const what = isOrderCreationFailedError(order)
+        ? `order ${uuid} failed creation ("${order.vendorMessage}")`
+        : `order ${uuid} was not readable after ${seconds(order.waitedMs)}`;
+      if (isOrderCreationFailedError(order) && !plain(version).readable) doomed(version).abort(what);
+      const witness = await readableWitness(version);
+      if (witness) {
+        // Left open in the ledger when not readable: teardown and --cleanup wait no longer than its deadline.
+        throw contradicted(
+          `${what}, while order ${witness}, of the same body, became readable; the vendor documents processing within 5 minutes`,
+        );
+      }
       throw notHere(
-        `order ${uuid} was not readable after ${seconds(order.waitedMs)} (the bound, --creation-timeout); ` +
-          `an order still missing after 10 minutes cannot be placed: ${PLACEMENT_CAUSES}; a sample-data credential set may never make its orders readable`,
+        'no-plain-order-readable',
+        `${what}; an order still missing after 10 minutes cannot be placed: ${PLACEMENT_CAUSES}; a sample-data credential set may never make its orders readable`,
       );
     }
     let how = `created test order ${order.id}`;
@@ -124,11 +223,59 @@ export function createdOrders(options: CreateOptions) {
       how += `, put ${spec.after} through the control surface`;
     }
     if (spec.expectStatus && order.status !== spec.expectStatus) {
-      throw notHere(
-        `the arranged order ${order.id} has status "${order.status}", not "${spec.expectStatus}"`,
+      throw contradicted(
+        `order ${order.id} (${uuid}), ${how.replace(/^created test order \d+, ?/, '') || 'just created'}, reads back with status "${order.status}", not "${spec.expectStatus}"`,
       );
     }
     return { id: order.id, uuid: order.uuid ?? uuid, how };
+  };
+}
+
+/**
+ * Says what the run waits for while orders are being created, with the bound, once a wait has
+ * lasted a second and then every few seconds: `waiting for 20 orders to be processed (up to 6 min): 12 readable`.
+ */
+function waitBoard(progress: ((line: string) => void) | undefined) {
+  let waiting = 0;
+  let readable = 0;
+  let ended = 0;
+  let deadline = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const say = () => {
+    const left = Math.max(0, deadline - Date.now());
+    const gaveUp = ended - readable;
+    progress?.(
+      `  waiting for ${waiting + ended} orders to be processed (up to ${duration(left)} more): ${readable} readable${gaveUp > 0 ? `, ${gaveUp} not` : ''}`,
+    );
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  const tick = (delay: number) => {
+    timer = setTimeout(() => {
+      say();
+      tick(PROGRESS_EVERY_MS);
+    }, delay);
+    timer.unref();
+  };
+  return {
+    /** One order's wait begins; call what it returns with how it ended. */
+    begin(until: number): (outcome: 'readable' | 'not') => void {
+      waiting++;
+      deadline = Math.max(deadline, until);
+      if (!timer && deadline - Date.now() > QUIET_MS) tick(QUIET_MS);
+      return (outcome) => {
+        waiting--;
+        ended++;
+        if (outcome === 'readable') readable++;
+        if (waiting > 0) return;
+        if (timer) say();
+        stop();
+        readable = 0;
+        ended = 0;
+      };
+    },
   };
 }
 
@@ -141,11 +288,11 @@ function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError
     const refused = `the target refused to create the order (${message})`;
     return error.status === 429 || error.status === 503
       ? new ArrangeError('target-unavailable', `${refused} after the retries`)
-      : notHere(`${refused}; ${PLACEMENT_CAUSES}`);
+      : notHere('no-plain-order-readable', `${refused}; ${PLACEMENT_CAUSES}`);
   }
   if (isRequestValidationError(error)) {
     notCreated('refused by the client before sending');
-    return notHere(`the order body is not valid: ${message}`);
+    return notHere('no-plain-order-readable', `the order body is not valid: ${message}`);
   }
   if (isTransportError(error) && error.failure === 'refused') notCreated('the connection was refused');
   else ledger.record('unresolved', key, { reason: message });

@@ -1,17 +1,13 @@
-import {
-  type ApiVersion,
-  isResponseValidationError,
-  LIST_LIMIT_MAX,
-  type OrderDetail,
-  type OrderSummary,
-} from '@print-contracts/client';
-import type { FixtureSpec } from '../plan/fixture-spec.js';
+import { type ApiVersion, isHttpError, LIST_LIMIT_MAX, type OrderSummary } from '@print-contracts/client';
+import type { FixtureSpec, ListedWant } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
 import { memo } from './memo.js';
 
+/** The list is walked this many pages deep at most (the state line says how far it looked). */
+export const MAX_PAGES = 20;
 /** At most this many listed orders are read in full to find a shipped or discounted line, a few at a time. */
-const MAX_DETAILS = 20;
+export const MAX_DETAILS = 300;
 const DETAIL_CONCURRENCY = 4;
 
 /** An order that has what a state asks (listed, or created), and how it was found. */
@@ -21,70 +17,121 @@ export interface ArrangedOrder {
   readonly how: string;
 }
 
-type Line = OrderDetail['lines'][number];
+/** What a walk through the list found, and how far it went. */
+export interface ListedWalk {
+  readonly orders: readonly OrderSummary[];
+  readonly pages: number;
+  /** Why the walk stopped before the list's end: the page bound, or a page that repeated an earlier one. */
+  readonly stopped: string | undefined;
+}
 
-/** The lines a state may look for in a listed order, and how its state line says so. */
-const LINES = {
-  shipped: {
-    has: (line: Line) =>
-      line.status === 'shipped' &&
-      (line.shipmentInfo ?? []).some((shipment) => shipment.trackAndTraceUrl.length > 0),
-    what: ' (a shipped line with track-and-trace)',
-  },
-  discounted: { has: (line: Line) => line.customerDiscount !== null, what: ' (a discounted line)' },
-};
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const linesOf = (order: unknown): Json[] =>
+  isObject(order) && Array.isArray(order.lines) ? order.lines.filter(isObject) : [];
 
 /**
- * Orders the target already lists (first pages, read before the run creates anything, and the
- * orders a state looks into in full): read-only interactions use them instead of creating orders.
+ * The weakest signal of what a state needs, on the raw answer: a field present, not its shape
+ * (that is the contract's to judge, in the replay).
+ */
+const LINES: Readonly<Record<'shipped' | 'discounted', { has: (line: Json) => boolean; what: string }>> = {
+  shipped: {
+    has: (line) =>
+      line.status === 'shipped' ||
+      (Array.isArray(line.shipmentInfo) ? line.shipmentInfo.length > 0 : isObject(line.shipmentInfo)),
+    what: 'a shipped line',
+  },
+  discounted: { has: (line) => isObject(line.customerDiscount), what: 'a discounted line' },
+};
+
+/** Summaries as listed; an entry without a numeric id cannot be used (the list interactions judge it). */
+function summariesOf(answer: unknown): OrderSummary[] {
+  const orders = isObject(answer) && Array.isArray(answer.orders) ? answer.orders : [];
+  return orders.filter(
+    (order): order is OrderSummary => isObject(order) && typeof order.id === 'number' && order.id > 0,
+  );
+}
+
+/**
+ * Orders the target already lists (every page up to `MAX_PAGES`, read before the run creates anything,
+ * and the orders a state looks into in full): read-only interactions use them instead of creating orders.
  */
 export function listedOrders(clients: TargetClients, signal: AbortSignal) {
-  const page = memo((role: CredentialRole, version: ApiVersion) =>
-    clients
-      .client(role, version)
-      .listOrders({ limit: LIST_LIMIT_MAX }, { signal })
-      .then((answer) => answer.orders),
-  );
-  /** One order in full; undefined when it breaks the client's schema (the read interactions will say so). */
+  const walk = memo(async (role: CredentialRole, version: ApiVersion): Promise<ListedWalk> => {
+    const client = clients.client(role, version);
+    const orders: OrderSummary[] = [];
+    const seen = new Set<string>();
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await client.sendUnchecked(
+        'listOrders',
+        { query: { limit: LIST_LIMIT_MAX, offset: page * LIST_LIMIT_MAX } },
+        { signal },
+      );
+      const found = summariesOf(answer);
+      const ids = found.map((order) => order.id).join(',');
+      if (found.length > 0 && seen.has(ids)) {
+        return { orders, pages: page + 1, stopped: `page ${page + 1} repeated an earlier page` };
+      }
+      seen.add(ids);
+      orders.push(...found);
+      const listed = isObject(answer) && Array.isArray(answer.orders) ? answer.orders.length : 0;
+      if (listed < LIST_LIMIT_MAX) return { orders, pages: page + 1, stopped: undefined };
+    }
+    return { orders, pages: MAX_PAGES, stopped: `the bound of ${MAX_PAGES} pages` };
+  });
+  /** One order as the target wrote it; undefined when it cannot be read (the read interactions judge that). */
   const detail = memo((role: CredentialRole, version: ApiVersion, id: number) =>
     clients
       .client(role, version)
-      .getOrder(id, { signal })
+      .sendUnchecked('getOrder', { id }, { signal })
       .catch((error: unknown) => {
-        if (isResponseValidationError(error)) return undefined;
+        if (isHttpError(error) && error.status < 500 && error.status !== 429) return undefined;
         throw error;
       }),
   );
 
-  /** A listed order with what the spec wants (and a uuid when it needs one), or undefined. */
+  /** A listed order with what the spec wants (and a uuid when it needs one); else how far it looked. */
   async function find(
     spec: Extract<FixtureSpec, { kind: 'listed' }>,
     version: ApiVersion,
-  ): Promise<ArrangedOrder | undefined> {
+  ): Promise<ArrangedOrder | { readonly searched: string }> {
     const { credential: role, want, needsUuid } = spec;
-    const candidates = (await page(role, version)).filter(
+    const listed = await walk(role, version);
+    const candidates = listed.orders.filter(
       (order) =>
-        (!needsUuid || order.uuid !== null) && (want.kind !== 'status' || order.status === want.status),
+        (!needsUuid || typeof order.uuid === 'string') &&
+        (want.kind !== 'status' || order.status === want.status),
     );
-    const found = (order: OrderSummary, what: string) => ({
+    const where = `${listed.pages} page${listed.pages === 1 ? '' : 's'}, ${listed.orders.length} orders${listed.stopped ? `; stopped at ${listed.stopped}` : ''}`;
+    const found = (order: OrderSummary, what: string, read = '') => ({
       id: order.id,
       uuid: order.uuid ?? undefined,
-      how: `listed order ${order.id}${what}${role === 'other' ? ' of the second credential set' : ''}`,
+      how: `listed order ${order.id}${what}${role === 'other' ? ' of the second credential set' : ''} (looked through ${where}${read})`,
     });
     if (want.kind === 'any' || want.kind === 'status') {
       const [first] = candidates;
-      return first && found(first, want.kind === 'status' ? ` (${want.status})` : '');
+      if (first) return found(first, want.kind === 'status' ? ` (${want.status})` : '');
+      return { searched: `looked through ${where}: ${describe(want)}` };
     }
     const { has, what } = LINES[want.kind];
-    const pool = candidates.slice(0, MAX_DETAILS);
+    // The run's own cancelled orders pile up at the front of a long-lived set: look past them first.
+    const pool = [
+      ...candidates.filter((order) => order.status !== 'cancelled'),
+      ...candidates.filter((order) => order.status === 'cancelled'),
+    ].slice(0, MAX_DETAILS);
     for (let start = 0; start < pool.length; start += DETAIL_CONCURRENCY) {
       const batch = pool.slice(start, start + DETAIL_CONCURRENCY);
       const details = await Promise.all(batch.map((order) => detail(role, version, order.id)));
-      const match = batch[details.findIndex((order) => order?.lines.some(has))];
-      if (match) return found(match, what);
+      const match = batch[details.findIndex((order) => linesOf(order).some(has))];
+      if (match) return found(match, ` (${what})`, `, read ${start + batch.length} in full`);
     }
-    return undefined;
+    const bound = pool.length < candidates.length ? ` (the bound of ${MAX_DETAILS})` : '';
+    return { searched: `looked through ${where}, read ${pool.length} in full${bound}: none has ${what}` };
   }
 
-  return { page, find };
+  return { walk, find };
 }
+
+const describe = (want: ListedWant) =>
+  want.kind === 'status' ? `none has status "${want.status}"` : 'none fits';

@@ -1,7 +1,9 @@
 import {
   type ApiVersion,
+  canonicalJson,
+  LIST_LIMIT_MAX,
+  ORDER_STATUSES,
   operations,
-  PROVIDER_STATES,
   queryKeys,
   UNKNOWN_ORDER_ID,
 } from '@print-contracts/client';
@@ -10,69 +12,84 @@ import type { TargetClients } from '../target/clients.js';
 import { memo } from './memo.js';
 import { isRefusal, notHere } from './verdicts.js';
 
-const SAMPLE_DATA =
-  'a sample-data credential set may answer sample data whatever the request ("every endpoint answers with sample data")';
+/** Two ids no order has, other than the one the pacts ask for: what they answer shows the target, not the interaction. */
+const PROBE_IDS = [String(UNKNOWN_ORDER_ID - 1), String(UNKNOWN_ORDER_ID - 2)] as const;
+
+type Json = Record<string, unknown>;
+const ordersOf = (answer: unknown): Json[] => {
+  const orders = (answer as Json | null)?.orders;
+  return Array.isArray(orders) ? orders : [];
+};
 
 /**
- * Finds out whether a sample-data credential set answers an id no order has, and whether its list honours
- * the parameters sent. Only for `--mode sample`: a live target that ignores them broke the contract.
+ * On a sample-data set (`--mode sample` without `--control`) only: finds out whether the target
+ * answers the same whatever the request asks, by requests that are not the interaction's own (the
+ * list with and without each parameter; two ids no order has). Only an identical answer counts.
+ * With `--control`, or live, nothing is excused: the replay judges.
  */
 export function sampleDataProbe(clients: TargetClients, signal: AbortSignal) {
-  const refusesUnknownId = memo((version: ApiVersion, id: string) =>
-    clients
-      .client('main', version)
-      .getOrder(id, { signal, validate: false })
-      .then(
-        () => {
-          throw notHere(
-            `this target answers GET /orders/${id}, an id no order has, with an order: ${SAMPLE_DATA}, so a refusal cannot be observed here`,
-          );
-        },
-        (error: unknown) => {
-          if (!isRefusal(error)) throw error;
-        },
-      ),
-  );
+  const list = (version: ApiVersion, query: Record<string, string | number>) =>
+    clients.client('main', version).sendUnchecked('listOrders', { query }, { signal, validate: false });
 
-  /** Sends the list interaction's own query and checks the answer keeps what the parameters promise. */
-  async function honoursQuery(planned: PlannedInteraction): Promise<void> {
-    const { query, states } = planned.interaction;
-    const keys = queryKeys(operations.listOrders);
-    const sent: Record<string, string | number> = {};
-    for (const [key, [value]] of Object.entries(query)) {
-      if (!keys.includes(key) || value === undefined) return;
-      sent[key] = /^\d+$/.test(value) ? Number(value) : value;
+  /** The list parameters this target ignores, each with what showed it. */
+  const ignoredParameters = memo(async (version: ApiVersion): Promise<ReadonlyMap<string, string>> => {
+    const plain = await list(version, {});
+    const orders = ordersOf(plain);
+    const same = (answer: unknown) => canonicalJson(answer) === canonicalJson(plain);
+    const ignored = new Map<string, string>();
+    if (orders.length === 0) return ignored;
+    const otherStatus = ORDER_STATUSES.find((status) => orders.some((order) => order.status !== status));
+    const probes: [string, Record<string, string | number>, boolean][] = [
+      ['offset', { offset: LIST_LIMIT_MAX }, true],
+      ['limit', { limit: 1 }, orders.length > 1],
+      ['status', { status: otherStatus ?? 'unknown' }, otherStatus !== undefined],
+    ];
+    for (const [key, query, telling] of probes) {
+      if (!telling) continue;
+      const shown = Object.entries(query).map(([name, value]) => `${name}=${value}`);
+      if (same(await list(version, query))) {
+        ignored.set(
+          key,
+          `GET /orders?${shown.join('&')} answered the same ${orders.length} orders as GET /orders`,
+        );
+      }
     }
-    const page = await clients
-      .client('main', planned.version)
-      .send('listOrders', { query: sent }, { signal, validate: false });
-    const shown = Object.entries(sent)
-      .map(([key, value]) => `${key}=${value}`)
-      .join('&');
-    const ignores = (what: string) =>
-      notHere(`this target ignores ${what} (GET /orders?${shown}): ${SAMPLE_DATA}`);
-    if (typeof sent.status === 'string' && page.orders.some((order) => order.status !== sent.status)) {
-      throw ignores('the status filter, answering orders of other statuses');
-    }
-    if (typeof sent.limit === 'number' && page.orders.length > sent.limit) {
-      throw ignores(`the limit, answering ${page.orders.length} orders`);
-    }
-    const pastTheEnd = states.some((state) => state.name === PROVIDER_STATES.fewerOrdersThanOffset.name);
-    if (pastTheEnd && page.orders.length > 0) throw ignores('the offset, answering orders past the last one');
-  }
+    return ignored;
+  });
 
-  /** Throws why the interaction cannot be verified on this sample-data set (or the client's error). */
+  /** What showed that the target answers an order for ids no order has, or undefined when it refuses them. */
+  const answersAnyId = memo(async (version: ApiVersion): Promise<string | undefined> => {
+    const answers: unknown[] = [];
+    for (const id of PROBE_IDS) {
+      try {
+        answers.push(
+          await clients
+            .client('main', version)
+            .sendUnchecked('getOrder', { id }, { signal, validate: false }),
+        );
+      } catch (error) {
+        if (isRefusal(error)) return undefined;
+        throw error;
+      }
+    }
+    const [first, second] = answers.map((answer) => canonicalJson(answer));
+    return first === second
+      ? `GET /orders/${PROBE_IDS[0]} and GET /orders/${PROBE_IDS[1]}, ids no order has, answered the same order`
+      : undefined;
+  });
+
+  /** Throws the closed-list reason when the interaction cannot be verified on this sample-data set. */
   return async (planned: PlannedInteraction): Promise<void> => {
     const { interaction, version } = planned;
     if (interaction.expects === 'refusal' && planned.credentials === 'real') {
-      const noOrder = interaction.states.find((state) => state.name === PROVIDER_STATES.noOrderWithId.name);
-      await refusesUnknownId(version, String(noOrder?.params.id ?? UNKNOWN_ORDER_ID));
-    } else if (
-      interaction.method === 'GET' &&
-      Object.keys(interaction.query).length > 0 &&
-      interaction.expects === 'success'
-    ) {
-      await honoursQuery(planned);
+      const seen = await answersAnyId(version);
+      if (seen) throw notHere('sample-data-ignores-request', `${seen}, so no refusal can be observed`);
+    } else if (interaction.method === 'GET' && Object.keys(interaction.query).length > 0) {
+      const keys = queryKeys(operations.listOrders);
+      const sent = Object.keys(interaction.query).filter((key) => keys.includes(key));
+      const ignored = await ignoredParameters(version);
+      const shown = sent.flatMap((key) => ignored.get(key) ?? []);
+      if (shown.length > 0) throw notHere('sample-data-ignores-request', shown.join('; '));
     }
   };
 }

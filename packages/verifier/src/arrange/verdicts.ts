@@ -5,16 +5,22 @@ import {
   isTransportError,
 } from '@print-contracts/client';
 import { ArrangeError, isArrangeError } from '../errors/arrange-error.js';
+import { type NotVerifiableCode, notVerifiableReason } from '../plan/not-verifiable.js';
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-export const notHere = (reason: string) => new ArrangeError('not-verifiable', reason);
+/** Not verifiable here, for a target property of the closed list only, with what showed it. */
+export const notHere = (code: NotVerifiableCode, seen?: string) =>
+  new ArrangeError('not-verifiable', notVerifiableReason(code, seen), { notVerifiable: code });
+/** The target contradicted what the vendor documents while a state was arranged: the evidence. */
+export const contradicted = (evidence: string) =>
+  new ArrangeError('failed', `the target contradicts what the vendor documents: ${evidence}`);
 /** The target refused the request; 429 and 5xx (after the client's retries) say it is busy. */
 export const isRefusal = (error: unknown): error is HttpError =>
   isHttpError(error) && error.status < 500 && error.status !== 429;
 
 /**
- * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target,
- * a schema-breaking answer a broken contract, a refusal a state out of reach.
+ * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target;
+ * a schema-breaking answer, or a refusal of a documented request, is the target's contradiction.
  */
 export function toArrangeError(error: unknown): ArrangeError {
   if (isArrangeError(error)) return error;
@@ -24,6 +30,9 @@ export function toArrangeError(error: unknown): ArrangeError {
       cause: error,
     });
   }
-  const down = isTransportError(error) || (isHttpError(error) && !isRefusal(error));
-  return new ArrangeError(down ? 'target-unavailable' : 'not-verifiable', message, { cause: error });
+  if (isTransportError(error) || (isHttpError(error) && !isRefusal(error))) {
+    return new ArrangeError('target-unavailable', message, { cause: error });
+  }
+  const what = isRefusal(error) ? 'the target refused a request the vendor documents' : 'arranging broke';
+  return new ArrangeError('failed', `${what}: ${message}`, { cause: error });
 }

@@ -1,6 +1,6 @@
 import { hasVerifierCode, VERIFIER_ERROR_CODES, VerifierError } from './verifier-error.js';
 
-export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed';
+export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed' | 'not-run';
 
 /**
  * A provider state could not be arranged: a precondition does not hold, the target stopped answering,
@@ -9,10 +9,17 @@ export type ArrangeVerdict = 'not-verifiable' | 'target-unavailable' | 'failed';
 export class ArrangeError extends VerifierError {
   override readonly name = 'ArrangeError';
   readonly verdict: ArrangeVerdict;
+  /** With `not-verifiable`: the code of the target property (the closed list in `plan/not-verifiable.ts`). */
+  readonly notVerifiable: string | undefined;
 
-  constructor(verdict: ArrangeVerdict, message: string, options?: ErrorOptions) {
+  constructor(
+    verdict: ArrangeVerdict,
+    message: string,
+    options?: ErrorOptions & { readonly notVerifiable?: string },
+  ) {
     super(VERIFIER_ERROR_CODES.arrange, message, options);
     this.verdict = verdict;
+    this.notVerifiable = options?.notVerifiable;
   }
 }
 

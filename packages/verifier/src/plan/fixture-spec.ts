@@ -5,9 +5,9 @@ import type { CredentialRole } from '../target/target.js';
 export type ListedWant =
   | { readonly kind: 'any' }
   | { readonly kind: 'status'; readonly status: OrderStatus }
-  /** A shipped line whose shipment lists track-and-trace URLs. */
+  /** A line with a non-empty `shipmentInfo` of any shape, or the status `shipped`: the contract judges the rest. */
   | { readonly kind: 'shipped' }
-  /** A line with a customer discount. */
+  /** A line whose `customerDiscount` is an object of any shape: the contract judges its fields. */
   | { readonly kind: 'discounted' };
 
 /** An order the run creates through the public API (always a test order of the run's reference). */

@@ -3,24 +3,32 @@ import { UnknownStateError } from '../errors/unknown-state-error.js';
 import type { TargetMode } from '../options/verify-options.js';
 import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
 import type { FixtureRequest } from './fixture-spec.js';
+import { type NotVerifiableCode, notVerifiableReason } from './not-verifiable.js';
 import { routeRequest } from './request-path.js';
 import { arrangerFor } from './state-arrangers.js';
 
-/** `not-verifiable` (a precondition fails here) never passes; `target-unavailable` breaks no contract. */
-export type Verdict = 'verified' | 'failed' | 'not-verifiable' | 'target-unavailable';
+/**
+ * `not-verifiable` (a target property of the closed list in `not-verifiable.ts`) never passes;
+ * `target-unavailable` breaks no contract; `not-run`: the run was stopped before its replay.
+ */
+export type Verdict = 'verified' | 'failed' | 'not-verifiable' | 'target-unavailable' | 'not-run';
 
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
   verified: 'verified',
   failed: 'FAILED',
   'not-verifiable': 'not verifiable here',
   'target-unavailable': 'target unavailable',
+  'not-run': 'not run',
 };
 
-/** A verdict the plan (or a later stage) reaches without replaying the interaction. */
-export interface Decision {
-  readonly verdict: Exclude<Verdict, 'verified'>;
-  readonly reason: string;
-}
+/** A verdict the plan (or a later stage) reaches without replaying the interaction; not verifiable only with a code. */
+export type Decision =
+  | { readonly verdict: 'not-verifiable'; readonly reason: string; readonly code: NotVerifiableCode }
+  | {
+      readonly verdict: 'failed' | 'target-unavailable' | 'not-run';
+      readonly reason: string;
+      readonly code?: undefined;
+    };
 
 export interface PlannedInteraction {
   /** `v2:0:12`: version, pact, position in the pact. */
@@ -102,7 +110,11 @@ function planInteraction(
   const invalid = states.find((item) => item.invalid !== undefined);
   const unreachable = states.find((item) => item.unreachable !== undefined);
   const failed = (reason: string): Decision => ({ verdict: 'failed', reason });
-  const notHere = (reason: string): Decision => ({ verdict: 'not-verifiable', reason });
+  const notHere = (code: NotVerifiableCode, seen: string): Decision => ({
+    verdict: 'not-verifiable',
+    reason: notVerifiableReason(code, seen),
+    code,
+  });
   // The first check that applies decides the interaction.
   const decided = [
     invalid && failed(`the contract is inconsistent: state "${invalid.state.name}": ${invalid.invalid}`),
@@ -110,8 +122,13 @@ function planInteraction(
       failed(`the request path ${interaction.path} lies outside the API base path ${API_BASE_PATH}`),
     missing.length > 0 &&
       failed(`the request injects ${missing.join(', ')}, which none of its provider states provides`),
-    unreachable && notHere(`state "${stateLabel(unreachable.state)}" ${unreachable.unreachable}`),
-    routed.refusal && notHere(routed.refusal),
+    unreachable?.unreachable &&
+      notHere(
+        unreachable.unreachable.code,
+        `state "${stateLabel(unreachable.state)}" ${unreachable.unreachable.why}`,
+      ),
+    // A live-safety refusal names the property itself ("live mode: …").
+    routed.refusal && { verdict: 'not-verifiable', reason: routed.refusal, code: 'live-safety' },
   ].find((decision): decision is Decision => Boolean(decision));
   const fixtures = states.flatMap(({ state, spec }) => {
     if (decided || !spec) return [];

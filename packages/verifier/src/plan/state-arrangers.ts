@@ -5,6 +5,7 @@ import {
   type ProviderStateName,
 } from '@print-contracts/client';
 import type { CreatedSpec, FixtureSpec, ListedWant } from './fixture-spec.js';
+import type { NotVerifiableCode } from './not-verifiable.js';
 
 /** What the target offers beyond its public API; `mutates`: anything but a GET needs an order of its own. */
 interface ArrangeContext {
@@ -13,18 +14,28 @@ interface ArrangeContext {
   readonly mutates: boolean;
 }
 
+/** A target property of the closed list, and what the state needed of it. */
+interface Unreachable {
+  readonly code: NotVerifiableCode;
+  readonly why: string;
+}
+
 /** The fixture to build, or why this target cannot reach the state, or why the contract is wrong. */
 type ArrangerResult =
   | { readonly spec: FixtureSpec; readonly unreachable?: undefined; readonly invalid?: undefined }
-  | { readonly unreachable: string; readonly spec?: undefined; readonly invalid?: undefined }
+  | { readonly unreachable: Unreachable; readonly spec?: undefined; readonly invalid?: undefined }
   | { readonly invalid: string; readonly spec?: undefined; readonly unreachable?: undefined };
 
 type Arranger = (params: Readonly<Record<string, unknown>>, context: ArrangeContext) => ArrangerResult;
 
-const NEEDS_CONTROL =
-  'needs the sample API control surface to reach this state, and this target has none (see --control)';
-const NEEDS_OTHER_CREDENTIALS =
-  'needs a second credential set (PRINT_API_OTHER_USER_ID and PRINT_API_OTHER_SECRET), and none is configured';
+const NEEDS_CONTROL: Unreachable = {
+  code: 'no-control-surface',
+  why: 'needs the sample API control surface to reach this state, and this target has none (see --control)',
+};
+const NEEDS_OTHER_CREDENTIALS: Unreachable = {
+  code: 'no-second-credential-set',
+  why: 'needs a second credential set (PRINT_API_OTHER_USER_ID and PRINT_API_OTHER_SECRET), and none is configured',
+};
 
 const created = (then: CreatedSpec['after'] = 'nothing', extra: Partial<CreatedSpec> = {}): CreatedSpec => ({
   kind: 'created',
@@ -42,7 +53,9 @@ function listedOr(
   orElseWhy: string,
   extra: { credential?: 'main' | 'other'; needsUuid?: boolean } = {},
 ): ArrangerResult {
-  if (context.mutates) return orElse ? { spec: orElse } : { unreachable: orElseWhy };
+  if (context.mutates) {
+    return orElse ? { spec: orElse } : { unreachable: { code: 'no-listed-order', why: orElseWhy } };
+  }
   return {
     spec: {
       kind: 'listed',
@@ -68,7 +81,7 @@ function ordersWithStatus(status: string, context: ArrangeContext): ArrangerResu
   };
   const why =
     status === 'completed'
-      ? `lists no completed order, and ${NEEDS_CONTROL}`
+      ? `lists no completed order, and ${NEEDS_CONTROL.why}`
       : `lists no order with status "${status}", and no public or control route gives one that status`;
   return listedOr(
     { kind: 'status', status: status as OrderStatus },
@@ -100,7 +113,7 @@ export const STATE_ARRANGERS: Readonly<Record<ProviderStateName, Arranger>> = {
       { kind: 'shipped' },
       context,
       context.control ? created('shipped') : undefined,
-      `lists no order with a shipped line that has track-and-trace URLs, and ${NEEDS_CONTROL}`,
+      `lists no order with a shipped line, and ${NEEDS_CONTROL.why}`,
     ),
   [PROVIDER_STATES.discountedOrderExists.name]: (_params, context) =>
     listedOr(

@@ -4,6 +4,7 @@ import type { ArrangedInteraction, Arrangement } from '../arrange/arrange.js';
 import { isReplayError } from '../errors/replay-error.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
+import type { NotVerifiableCode } from '../plan/not-verifiable.js';
 import type { Verdict } from '../plan/plan.js';
 import { type PactVerdict, pactResultSchema, stripAnsi, verdictsFrom } from './pact-results.js';
 import type { PactRunner, VerifyJob } from './pact-runner.js';
@@ -18,6 +19,8 @@ export interface ReplayedInteraction {
   readonly verdict: Verdict;
   /** One line: why it failed, or why it was not verified. */
   readonly reason: string | undefined;
+  /** With `not-verifiable`: the target property of the closed list (`plan/not-verifiable.ts`). */
+  readonly code?: NotVerifiableCode | undefined;
   /** Pact's mismatches, shortened. */
   readonly mismatches: readonly string[];
   readonly ms: number | undefined;
@@ -184,15 +187,19 @@ function settled(
   const none = { arranged: item, mismatches: [], ms: undefined, exchanges: [] };
   if (item.decided) return { ...none, ...item.decided };
   const base = { ...none, ms: typeof judged === 'string' ? undefined : judged.ms, exchanges };
+  // Stopped by a signal before Pact judged it: what was not replayed is not run, never the target's fault.
+  if (interrupted() && (typeof judged === 'string' || exchanges.some((exchange) => exchange.failure))) {
+    return { ...base, verdict: 'not-run', reason: 'not run: the run was stopped before its replay ended' };
+  }
   const unavailable = exchanges.find((exchange) => exchange.unavailable);
   if (unavailable) return { ...base, verdict: 'target-unavailable', reason: unavailable.failure };
+  // The request filter refuses only what live safety forbids (a path outside the API is failed by the plan).
   const refused = exchanges.find((exchange) => exchange.failure);
-  if (refused) return { ...base, verdict: 'not-verifiable', reason: refused.failure };
-  if (typeof judged === 'string') {
-    return interrupted()
-      ? { ...base, verdict: 'not-verifiable', reason: 'not replayed: the run was interrupted' }
-      : { ...base, verdict: 'failed', reason: judged };
+  if (refused?.failure) {
+    const code = 'live-safety';
+    return { ...base, verdict: 'not-verifiable', reason: refused.failure, code };
   }
+  if (typeof judged === 'string') return { ...base, verdict: 'failed', reason: judged };
   if (judged.passed) return { ...base, verdict: 'verified', reason: undefined };
   const reason = judged.mismatches[0] ?? 'Pact reported a failure';
   return { ...base, verdict: 'failed', reason, mismatches: judged.mismatches };

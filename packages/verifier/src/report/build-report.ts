@@ -53,6 +53,8 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
       ),
       request: clean(requestLine(interaction)), // `GET /api/orders/${id}`
       verdict: item.verdict,
+      /** With `not-verifiable`: its code in the closed list of target properties. */
+      notVerifiable: item.code,
       reason: item.reason === undefined ? undefined : clean(item.reason),
       mismatches: item.mismatches.map(clean), // Pact's, shortened
       ms: item.ms,
@@ -101,6 +103,7 @@ function counts(interactions: readonly { verdict: Verdict }[]) {
     failed: count('failed'),
     notVerifiable: count('not-verifiable'),
     targetUnavailable: count('target-unavailable'),
+    notRun: count('not-run'),
     total: interactions.length,
   };
 }

@@ -29,6 +29,7 @@ const MARKS: Readonly<Record<InteractionReport['verdict'], string>> = {
   failed: '✗',
   'not-verifiable': '○',
   'target-unavailable': '⚠',
+  'not-run': '·',
 };
 const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
 const reason = (item: InteractionReport) => clip(item.reason ?? '', MAX_REASON);
@@ -110,6 +111,7 @@ export class ConsoleReporter {
       }
     }
     for (const [verdict, title] of [
+      ['not-run', 'Not run (the run was stopped):'],
       ['target-unavailable', 'Target unavailable (not a broken contract):'],
       ['not-verifiable', `Not verifiable here${report.strict ? ' (failures under --strict)' : ''}:`],
     ] as const) {
@@ -128,7 +130,8 @@ export class ConsoleReporter {
     if (retried) this.say(retried);
     const { totals } = report;
     const unavailable =
-      totals.targetUnavailable > 0 ? `, ${totals.targetUnavailable} target unavailable` : '';
+      (totals.targetUnavailable > 0 ? `, ${totals.targetUnavailable} target unavailable` : '') +
+      (totals.notRun > 0 ? `, ${totals.notRun} not run` : '');
     const byVersion = versions.map(
       ({ version, counts }) => `${version} ${counts.verified}/${counts.total} verified`,
     );

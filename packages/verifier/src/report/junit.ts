@@ -95,6 +95,7 @@ function outcome(
   const message = xml(item.reason ?? '');
   if (item.verdict === 'verified') return undefined;
   if (known) return `<skipped message="known finding until ${xml(known.expires)}: ${xml(known.reason)}"/>`;
+  if (item.verdict === 'not-run') return `<skipped message="not run: ${message}"/>`;
   if (item.verdict === 'target-unavailable') {
     return `<error type="target-unavailable" message="${message}">${xml(item.request)}</error>`;
   }

@@ -10,6 +10,7 @@ const SYMBOLS: Readonly<Record<Verdict, string>> = {
   failed: '❌ **FAILED**',
   'not-verifiable': '⚪ not verifiable here',
   'target-unavailable': '⚠️ target unavailable',
+  'not-run': '⏹️ not run',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -30,7 +31,7 @@ export function markdownSummary(report: RunReport): string {
   const lines = [
     '# Contract verification',
     '',
-    `**${status}** — ${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here, ${totals.targetUnavailable} target unavailable (of ${totals.total})${report.strict ? ', strict' : ''}.`,
+    `**${status}** — ${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here, ${totals.targetUnavailable} target unavailable${totals.notRun > 0 ? `, ${totals.notRun} not run` : ''} (of ${totals.total})${report.strict ? ', strict' : ''}.`,
     '',
     `Target: ${target.kind === 'embedded' ? 'embedded sample API' : `\`${target.baseUrl}\``} (mode ${target.mode}, control surface ${target.control ? 'on' : 'off'}), ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
@@ -53,6 +54,7 @@ export function markdownSummary(report: RunReport): string {
     for (const mismatch of item.mismatches) if (mismatch !== item.reason) lines.push(`  - ${cell(mismatch)}`);
   }
   for (const [verdict, title] of [
+    ['not-run', 'Not run (the run was stopped)'],
     ['target-unavailable', 'Target unavailable'],
     ['not-verifiable', 'Not verifiable here'],
   ] as const) {

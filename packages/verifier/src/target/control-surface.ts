@@ -15,6 +15,7 @@ export async function setControlState(
     throw new ArrangeError(
       'not-verifiable',
       `the control surface answered ${answer.status} to "${state}": ${answer.message}`,
+      { notVerifiable: 'no-control-surface' },
     );
   }
 }
