@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnTracked } from './processes.js';
 
@@ -10,7 +11,7 @@ const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
  * section of bench/RESULTS.md. Resolves to the exit status of the run.
  */
 export async function benchMutations(): Promise<number> {
-  const vitest = createRequire(import.meta.url).resolve('vitest/vitest.mjs');
+  const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
   const child = spawnTracked(process.execPath, [vitest, 'run', '--config', 'vitest.mutations.config.ts'], {
     cwd: BENCH_DIR,
     env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
