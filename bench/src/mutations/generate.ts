@@ -83,6 +83,11 @@ function fieldMutations(field: PinnedField, out: Mutation[], skipped: SkippedMut
       });
     } else if ((kind === 'null' || kind === 'retype') && field.anyValue) {
       skipped.push({ name: name(kind), reason: 'the pact lets this field hold any value' });
+    } else if (kind === 'retype' && field.numberOrText) {
+      skipped.push({
+        name: name(kind),
+        reason: "the pact's regex takes the field as a number or as its text",
+      });
     } else {
       out.push({ name: name(kind), kind, harmful: true, scope, path: field.path });
     }

@@ -49,6 +49,8 @@ export interface PinnedField {
   readonly nullAllowed: boolean;
   /** Every interaction that pins it lets it be anything at all (a regex matching any text). */
   readonly anyValue: boolean;
+  /** Every interaction pins it by a regex that a number's text matches: number or string, both pass. */
+  readonly numberOrText: boolean;
 }
 
 /** The pact's request, as the operations table names it: method and path pattern. */
@@ -64,6 +66,17 @@ export function operationOfRequest(method: string, path: string): OperationName 
 const CATCH_ALL = /^\^\[\\s\\S\]\*\$$/;
 const allowsNull = (rules: RuleSet) =>
   rules.combine === 'OR' && rules.matchers.some((m) => m.match === 'null');
+/** A pact regex as JavaScript reads it, or undefined when it cannot (`(?i)` and the like). */
+const jsRegex = (pattern = '') => {
+  try {
+    return new RegExp(pattern);
+  } catch {
+    return undefined;
+  }
+};
+const takesNumberText = (rules: RuleSet) =>
+  rules.matchers.length > 0 &&
+  rules.matchers.every((m) => m.match === 'regex' && jsRegex(m.regex)?.test('12345') === true);
 const allowsAnything = (rules: RuleSet) =>
   rules.matchers.length > 0 &&
   rules.matchers.every((m) => m.match === 'regex' && CATCH_ALL.test(m.regex ?? ''));
@@ -109,7 +122,7 @@ export function pinnedFields(
 ): PinnedField[] {
   const found = new Map<
     string,
-    { field: PinnedField; interactions: string[]; nulls: boolean[]; any: boolean[] }
+    { field: PinnedField; interactions: string[]; nulls: boolean[]; any: boolean[]; digits: boolean[] }
   >();
   for (const { version, document } of pacts) {
     for (const interaction of document.interactions) {
@@ -121,26 +134,37 @@ export function pinnedFields(
         if (path === '$') continue;
         const key = `${operation}|${version}|${path}`;
         const entry = found.get(key) ?? {
-          field: { operation, version, path, interactions: [], nullAllowed: false, anyValue: false },
+          field: {
+            operation,
+            version,
+            path,
+            interactions: [],
+            nullAllowed: false,
+            anyValue: false,
+            numberOrText: false,
+          },
           interactions: [],
           nulls: [],
           any: [],
+          digits: [],
         };
         const set = rules.get(path);
         if (!entry.interactions.includes(interaction.description))
           entry.interactions.push(interaction.description);
         entry.nulls.push(set ? allowsNull(set) : false);
         entry.any.push(set ? allowsAnything(set) : false);
+        entry.digits.push(set ? takesNumberText(set) : false);
         found.set(key, entry);
       }
     }
   }
   return [...found.values()]
-    .map(({ field, interactions, nulls, any }) => ({
+    .map(({ field, interactions, nulls, any, digits }) => ({
       ...field,
       interactions,
       nullAllowed: nulls.every(Boolean),
       anyValue: any.every(Boolean),
+      numberOrText: digits.every(Boolean),
     }))
     .sort((a, b) =>
       `${a.version}${a.operation}${a.path}`.localeCompare(`${b.version}${b.operation}${b.path}`),
