@@ -1,0 +1,56 @@
+/**
+ * The whole mutation harness, run by `pnpm bench --mutations` through vitest (the stand-in's
+ * altering proxy comes from @print-contracts/test-support, which ships TypeScript only). Writes
+ * bench/mutations.json and the harness's section of bench/RESULTS.md. It measures; it does not
+ * fail on a missed mutation (the figures say so). MUTATION_CONCURRENCY: 1 or 2 (default 2).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { generateMutations } from './src/mutations/generate.js';
+import { readPacts, runMutations } from './src/mutations/harness.js';
+import { type MutationSummary, renderSection, withSection } from './src/mutations/summary.js';
+
+const BENCH = fileURLToPath(new URL('./', import.meta.url));
+const PACTS = fileURLToPath(new URL('../contracts', import.meta.url));
+
+it('the mutation harness verifies every generated mutation against its own stand-in', {
+  timeout: 3_600_000,
+}, async () => {
+  const generated = generateMutations(await readPacts(PACTS));
+  const concurrency = Number(process.env.MUTATION_CONCURRENCY ?? 2);
+  const work = await mkdtemp(join(tmpdir(), 'bench-mutations-'));
+  const started = process.hrtime.bigint();
+  const total = generated.mutations.length;
+  try {
+    const { results, baseline } = await runMutations(generated.mutations, {
+      work,
+      pacts: PACTS,
+      concurrency,
+      onResult: (result, done) =>
+        process.stderr.write(
+          `[mutations ${done}/${total}] ${result.outcome.padEnd(11)} exit ${result.exitCode} ${result.name}\n`,
+        ),
+    });
+    const byKind: Record<string, number> = {};
+    for (const mutation of generated.mutations) byKind[mutation.kind] = (byKind[mutation.kind] ?? 0) + 1;
+    const summary: MutationSummary = {
+      date: new Date().toISOString(),
+      seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      concurrency,
+      baseline,
+      fields: generated.fields.length,
+      skipped: generated.skipped.length,
+      byKind,
+      results,
+    };
+    await writeFile(join(BENCH, 'mutations.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    const markdown = await readFile(join(BENCH, 'RESULTS.md'), 'utf8').catch(() => '# Benchmark results\n');
+    await writeFile(join(BENCH, 'RESULTS.md'), withSection(markdown, renderSection(summary)));
+    expect(results).toHaveLength(total);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+});

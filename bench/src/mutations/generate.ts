@@ -1,0 +1,239 @@
+import {
+  API_VERSIONS,
+  type ApiVersion,
+  type OperationDefinition,
+  type OperationName,
+  operations,
+  queryKeys,
+} from '@print-contracts/client';
+import { operationOfRequest, type PactDocument, type PinnedField, pinnedFields } from './pact-pins.js';
+
+/** The ways a stand-in departs from the vendor's documented behaviour, or harmlessly does not. */
+export const FIELD_KINDS = ['rename', 'retype', 'drop', 'null'] as const;
+export const BEHAVIOUR_KINDS = ['ignore-query', 'failed-message', 'status', 'version-header'] as const;
+export const HARMLESS_KINDS = [
+  'added-field',
+  'reordered-keys',
+  'charset',
+  'error-body',
+  'latency',
+  'throttling',
+  'documented-null',
+] as const;
+export type MutationKind =
+  | (typeof FIELD_KINDS)[number]
+  | (typeof BEHAVIOUR_KINDS)[number]
+  | (typeof HARMLESS_KINDS)[number];
+
+/** What a mutation applies to: one operation in one version, or every API request. */
+export interface MutationScope {
+  readonly operation: OperationName | 'any';
+  readonly version: ApiVersion | 'any';
+}
+
+/** One change of the stand-in: data only, turned into a proxy alteration by `alterationOf`. */
+export type Mutation = {
+  /** `v2 getOrder: drop $.lines[*].status`: unique, stable between runs. */
+  readonly name: string;
+  readonly kind: MutationKind;
+  /** A change the contracts must catch (true) or one that must stay green (false). */
+  readonly harmful: boolean;
+  readonly scope: MutationScope;
+} & (
+  | { readonly kind: 'rename' | 'retype' | 'drop' | 'null' | 'documented-null'; readonly path: string }
+  | { readonly kind: 'ignore-query'; readonly key: string }
+  | { readonly kind: 'failed-message' }
+  | { readonly kind: 'status'; readonly from: number; readonly to: number }
+  | { readonly kind: 'version-header'; readonly answeredAs: ApiVersion }
+  | { readonly kind: 'added-field' | 'reordered-keys' | 'charset' | 'latency' }
+  | { readonly kind: 'error-body'; readonly statuses: readonly number[] }
+  | { readonly kind: 'throttling'; readonly every: number; readonly retryAfterSeconds: number }
+);
+
+/** A documented status and what the altered vendor answers instead. */
+const STATUS_CHANGES: Readonly<Record<number, number>> = { 404: 400, 400: 422, 500: 200 };
+
+/** Why a pinned field yields fewer than four mutations: the contract would accept the change. */
+export interface SkippedMutation {
+  readonly name: string;
+  readonly reason: string;
+}
+
+export interface GeneratedMutations {
+  readonly fields: readonly PinnedField[];
+  readonly mutations: readonly Mutation[];
+  readonly skipped: readonly SkippedMutation[];
+}
+
+const lastSegmentIsKey = (path: string) => !path.endsWith('[*]');
+
+function fieldMutations(field: PinnedField, out: Mutation[], skipped: SkippedMutation[]) {
+  const scope = { operation: field.operation, version: field.version };
+  const name = (kind: string) => `${field.version} ${field.operation}: ${kind} ${field.path}`;
+  for (const kind of FIELD_KINDS) {
+    if ((kind === 'rename' || kind === 'drop') && !lastSegmentIsKey(field.path)) {
+      skipped.push({ name: name(kind), reason: 'an array element has no key to rename or drop' });
+    } else if (kind === 'null' && field.nullAllowed) {
+      out.push({
+        name: name('null (documented)'),
+        kind: 'documented-null',
+        harmful: false,
+        scope,
+        path: field.path,
+      });
+    } else if ((kind === 'null' || kind === 'retype') && field.anyValue) {
+      skipped.push({ name: name(kind), reason: 'the pact lets this field hold any value' });
+    } else if (kind === 'retype' && field.numberOrText) {
+      skipped.push({
+        name: name(kind),
+        reason: "the pact's regex takes the field as a number or as its text",
+      });
+    } else {
+      out.push({ name: name(kind), kind, harmful: true, scope, path: field.path });
+    }
+  }
+}
+
+/** The statuses the pacts show for an operation in a version. */
+function pactStatuses(pacts: readonly { version: ApiVersion; document: PactDocument }[]) {
+  const seen = new Map<string, Set<number>>();
+  const queries = new Map<string, Set<string>>();
+  for (const { version, document } of pacts) {
+    for (const interaction of document.interactions) {
+      const operation = operationOfRequest(interaction.request.method, interaction.request.path);
+      if (!operation) continue;
+      const key = `${operation}|${version}`;
+      seen.set(key, (seen.get(key) ?? new Set()).add(interaction.response.status));
+      for (const name of Object.keys(interaction.request.query ?? {})) {
+        queries.set(key, (queries.get(key) ?? new Set()).add(name));
+      }
+    }
+  }
+  return {
+    statuses: (operation: OperationName, version: ApiVersion) =>
+      seen.get(`${operation}|${version}`) ?? new Set(),
+    queries: (operation: OperationName, version: ApiVersion) =>
+      queries.get(`${operation}|${version}`) ?? new Set(),
+  };
+}
+
+/** Operations whose request or answer differs between v1 and v2 in the table: the header matters there. */
+const versionsDiffer = (operation: OperationDefinition) =>
+  operation.response.v1 !== operation.response.v2 ||
+  (operation.body && operation.body.v1 !== operation.body.v2);
+
+/**
+ * The mutations of the harness, derived and never listed by hand: four per field the pacts pin
+ * (rename, retype, drop, null, less those the pinned matcher accepts anyway), and from the
+ * operations table, for what the pacts exercise: each query key ignored, the failed-creation
+ * 404 without its message, each documented error status changed, the version header ignored
+ * where the versions differ. Then the harmless changes the kit must stay green on.
+ */
+export function generateMutations(
+  pacts: readonly { version: ApiVersion; document: PactDocument }[],
+): GeneratedMutations {
+  const fields = pinnedFields(pacts);
+  const mutations: Mutation[] = [];
+  const skipped: SkippedMutation[] = [];
+  for (const field of fields) fieldMutations(field, mutations, skipped);
+
+  const seen = pactStatuses(pacts);
+  const versions = API_VERSIONS.filter((version) => pacts.some((pact) => pact.version === version));
+  const undocumented = new Set<number>();
+  for (const version of versions) {
+    for (const [operation, definition] of Object.entries(operations) as [
+      OperationName,
+      OperationDefinition,
+    ][]) {
+      if (!definition.versions.includes(version)) continue;
+      const scope = { operation, version };
+      const statuses = seen.statuses(operation, version);
+      const prefix = `${version} ${operation}:`;
+      for (const key of queryKeys(definition).filter((name) => seen.queries(operation, version).has(name))) {
+        mutations.push({
+          name: `${prefix} ignore query ${key}`,
+          kind: 'ignore-query',
+          harmful: true,
+          scope,
+          key,
+        });
+      }
+      for (const documented of Object.keys(definition.documentedErrors).map(Number)) {
+        if (!statuses.has(documented)) continue;
+        const to = STATUS_CHANGES[documented];
+        if (to !== undefined) {
+          mutations.push({
+            name: `${prefix} status ${documented} → ${to}`,
+            kind: 'status',
+            harmful: true,
+            scope,
+            from: documented,
+            to,
+          });
+        }
+        if (operation === 'getOrder' && documented === 404) {
+          mutations.push({
+            name: `${prefix} 404 without the "failed" message`,
+            kind: 'failed-message',
+            harmful: true,
+            scope,
+          });
+        }
+      }
+      for (const status of statuses) {
+        if (status >= 400 && !(status in definition.documentedErrors)) undocumented.add(status);
+      }
+      if (versionsDiffer(definition) && statuses.size > 0) {
+        const answeredAs = version === 'v1' ? 'v2' : 'v1';
+        mutations.push({
+          name: `${prefix} ${version} answered as ${answeredAs}`,
+          kind: 'version-header',
+          harmful: true,
+          scope,
+          answeredAs,
+        });
+      }
+    }
+  }
+
+  const any = { operation: 'any', version: 'any' } as const;
+  const harmless = (
+    kind: 'added-field' | 'reordered-keys' | 'charset' | 'latency',
+    name: string,
+  ): Mutation => ({
+    name: `any: ${name}`,
+    kind,
+    harmful: false,
+    scope: any,
+  });
+  mutations.push(
+    harmless('added-field', 'a field added to every object of every answer'),
+    harmless('reordered-keys', 'the keys of every object in reverse order'),
+    harmless('charset', 'Content-Type: application/json; charset=utf-8'),
+    harmless('latency', '30 ms more per answer'),
+    {
+      name: `any: another error body on the undocumented statuses ${[...undocumented].sort().join(', ')}`,
+      kind: 'error-body',
+      harmful: false,
+      scope: any,
+      statuses: [...undocumented].sort(),
+    },
+    {
+      name: 'any: 429, Retry-After: 0, one request in 3',
+      kind: 'throttling',
+      harmful: false,
+      scope: any,
+      every: 3,
+      retryAfterSeconds: 0,
+    },
+    {
+      name: 'any: 429, Retry-After: 1, one request in 5',
+      kind: 'throttling',
+      harmful: false,
+      scope: any,
+      every: 5,
+      retryAfterSeconds: 1,
+    },
+  );
+  return { fields, mutations, skipped };
+}

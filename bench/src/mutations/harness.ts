@@ -1,0 +1,180 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type ApiVersion, ENV, providerName } from '@print-contracts/client';
+import { startSampleApi } from '@print-contracts/sample-api';
+import { captureIo, startAlteringProxy } from '@print-contracts/test-support';
+import {
+  OTHER_SECRET_ENV,
+  OTHER_USER_ID_ENV,
+  REPORT_FILES,
+  type RunReport,
+  runVerify,
+  VERIFY_USAGE,
+} from '@print-contracts/verifier';
+import { alterationOf } from './alteration.js';
+import type { Mutation } from './generate.js';
+import type { PactDocument } from './pact-pins.js';
+
+/** The committed pacts, each with the API version its provider name says. */
+export async function readPacts(dir: string): Promise<{ version: ApiVersion; document: PactDocument }[]> {
+  const files = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+  const pacts = await Promise.all(
+    files.map(
+      async (name) =>
+        JSON.parse(await readFile(join(dir, name), 'utf8')) as PactDocument & {
+          provider?: { name?: string };
+        },
+    ),
+  );
+  return pacts.flatMap((document) => {
+    const version = (['v1', 'v2'] as const).find((each) => document.provider?.name === providerName(each));
+    return version ? [{ version, document }] : [];
+  });
+}
+
+/** The verifier takes an earlier run's report to name regressions (issue 21); today's may not yet. */
+export const verifierTakesBaseline = () => /--baseline\b/.test(VERIFY_USAGE);
+
+export type Outcome = 'caught' | 'missed' | 'green' | 'false alarm' | 'neither';
+
+export interface MutationResult {
+  readonly name: string;
+  readonly kind: Mutation['kind'];
+  readonly harmful: boolean;
+  readonly outcome: Outcome;
+  readonly exitCode: number;
+  readonly totals: RunReport['totals'] | undefined;
+  /** Interactions whose verdict differs from the unaltered stand-in's: `v2 a request …: verified → not-verifiable`. */
+  readonly changed: readonly string[];
+  readonly seconds: number;
+}
+
+export interface StandInRun {
+  readonly exitCode: number;
+  readonly report: RunReport | undefined;
+  readonly reportFile: string;
+}
+
+export interface HarnessOptions {
+  /** A scratch folder: one report folder and ledger per run go below it. */
+  readonly work: string;
+  /** The pact folder (contracts/). */
+  readonly pacts: string;
+}
+
+let runs = 0;
+
+/**
+ * `pnpm verify --base-url … --mode sample --control` in-process against a fresh sample API
+ * behind the mutation's altering proxy (none for the unaltered stand-in), one version when the
+ * mutation is scoped to one.
+ */
+export async function verifyStandIn(
+  mutation: Mutation | undefined,
+  options: HarnessOptions & { version: ApiVersion | 'any'; baseline?: string },
+): Promise<StandInRun> {
+  const api = await startSampleApi({
+    control: true,
+    ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: 30 }] } : {}),
+  });
+  const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation) : {});
+  const dir = join(options.work, `run-${++runs}`);
+  await mkdir(dir, { recursive: true });
+  const [main, other] = api.credentials;
+  const { io } = captureIo({
+    cwd: dir,
+    env: {
+      [ENV.userId]: main?.userId,
+      [ENV.secret]: main?.secret,
+      [OTHER_USER_ID_ENV]: other?.userId,
+      [OTHER_SECRET_ENV]: other?.secret,
+    },
+  });
+  try {
+    const exitCode = await runVerify(
+      [
+        ...['--base-url', `${proxy.origin}/api`, '--mode', 'sample', '--control', '--quiet'],
+        ...['--pact', options.pacts, '--report-dir', dir, '--ledger', join(dir, 'ledger.jsonl')],
+        // The sample API processes an order in 50 ms: poll it as the embedded run does.
+        ...['--poll-interval', '50', '--creation-timeout', '30000'],
+        ...(options.version === 'any' ? [] : ['--api-version', options.version]),
+        ...(options.baseline ? ['--baseline', options.baseline] : []),
+      ],
+      io,
+    );
+    const reportFile = join(dir, REPORT_FILES.json);
+    const report = await readFile(reportFile, 'utf8').then(
+      (text) => JSON.parse(text) as RunReport,
+      () => undefined,
+    );
+    return { exitCode, report, reportFile };
+  } finally {
+    await proxy.close();
+    await api.close();
+  }
+}
+
+const verdicts = (report: RunReport | undefined) =>
+  new Map((report?.interactions ?? []).map((item) => [`${item.version} ${item.description}`, item.verdict]));
+
+/** What changed between the unaltered run and the mutated one, interaction by interaction. */
+export function changedVerdicts(before: RunReport | undefined, after: RunReport | undefined): string[] {
+  const was = verdicts(before);
+  return [...verdicts(after)]
+    .filter(([key, verdict]) => was.get(key) !== verdict)
+    .map(([key, verdict]) => `${key}: ${was.get(key) ?? 'absent'} → ${verdict}`);
+}
+
+/** Caught is exit 1 (a broken contract, or a regression against the baseline); green is exit 0. */
+export function outcomeOf(harmful: boolean, exitCode: number): Outcome {
+  if (exitCode === 1) return harmful ? 'caught' : 'false alarm';
+  if (exitCode === 0) return harmful ? 'missed' : 'green';
+  return 'neither';
+}
+
+/**
+ * Runs every mutation against its own stand-in, `concurrency` at a time, after one unaltered run
+ * per version scope: the reference for what changed, and the baseline when the verifier takes one.
+ */
+export async function runMutations(
+  mutations: readonly Mutation[],
+  options: HarnessOptions & {
+    concurrency: number;
+    onResult?: (result: MutationResult, done: number) => void;
+  },
+): Promise<{ results: MutationResult[]; unaltered: Record<string, StandInRun>; baseline: boolean }> {
+  const baseline = verifierTakesBaseline();
+  const scopes = [...new Set(mutations.map((mutation) => mutation.scope.version))];
+  const unaltered: Record<string, StandInRun> = {};
+  for (const version of scopes) unaltered[version] = await verifyStandIn(undefined, { ...options, version });
+
+  const results: MutationResult[] = new Array(mutations.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    for (let index = next++; index < mutations.length; index = next++) {
+      const mutation = mutations[index] as Mutation;
+      const reference = unaltered[mutation.scope.version];
+      const started = process.hrtime.bigint();
+      const run = await verifyStandIn(mutation, {
+        ...options,
+        version: mutation.scope.version,
+        ...(baseline && reference ? { baseline: reference.reportFile } : {}),
+      });
+      const result: MutationResult = {
+        name: mutation.name,
+        kind: mutation.kind,
+        harmful: mutation.harmful,
+        outcome: outcomeOf(mutation.harmful, run.exitCode),
+        exitCode: run.exitCode,
+        totals: run.report?.totals,
+        changed: changedVerdicts(reference?.report, run.report),
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      };
+      results[index] = result;
+      options.onResult?.(result, ++done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  return { results, unaltered, baseline };
+}

@@ -1,0 +1,102 @@
+import type { MutationResult } from './harness.js';
+
+/** RESULTS.md keeps the harness's section between these lines; `pnpm bench` carries it over. */
+export const SECTION_START = '<!-- mutation-harness:start -->';
+export const SECTION_END = '<!-- mutation-harness:end -->';
+
+export interface MutationSummary {
+  readonly date: string;
+  readonly seconds: number;
+  readonly concurrency: number;
+  /** Whether the verifier took a baseline (the unaltered stand-in's report) on each run. */
+  readonly baseline: boolean;
+  readonly fields: number;
+  readonly skipped: number;
+  readonly byKind: Readonly<Record<string, number>>;
+  readonly results: readonly MutationResult[];
+}
+
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)} %`;
+
+/** The figures: catch rate over the harmful mutations, false-alarm rate over the harmless ones. */
+export function figures(results: readonly MutationResult[]) {
+  const harmful = results.filter((result) => result.harmful);
+  const harmless = results.filter((result) => !result.harmful);
+  const count = (outcome: MutationResult['outcome']) =>
+    results.filter((result) => result.outcome === outcome);
+  return {
+    harmful: harmful.length,
+    harmless: harmless.length,
+    caught: count('caught'),
+    missed: count('missed'),
+    green: count('green'),
+    falseAlarms: count('false alarm'),
+    neither: count('neither'),
+    catchRate: percent(count('caught').length, harmful.length),
+    falseAlarmRate: percent(count('false alarm').length, harmless.length),
+  };
+}
+
+const why = (result: MutationResult) =>
+  result.changed.length
+    ? `; vs the unaltered stand-in: ${result.changed.slice(0, 3).join('; ')}${result.changed.length > 3 ? ` (+${result.changed.length - 3})` : ''}`
+    : '';
+
+/** The Markdown section of RESULTS.md, markers included. */
+export function renderSection(summary: MutationSummary): string {
+  const f = figures(summary.results);
+  const line = (result: MutationResult) => `- ${result.name} (exit ${result.exitCode}${why(result)})`;
+  const lines = [
+    SECTION_START,
+    '## Mutation harness',
+    '',
+    `Written by \`pnpm bench --mutations\` (bench/src/mutations/) on ${summary.date}: ${summary.results.length} mutations,`,
+    `each verified in-process (\`--base-url … --mode sample --control\`) against a fresh sample API behind an altering proxy,`,
+    `${summary.concurrency} at a time, in ${Math.round(summary.seconds)} s. Caught: exit 1; green: exit 0; an exit 2 or 3 is neither.`,
+    summary.baseline
+      ? "Each run took the unaltered stand-in's report as its `--baseline`."
+      : 'The verifier took no `--baseline` yet: caught means FAILED only.',
+    '',
+    `Generated from the pacts' ${summary.fields} pinned response fields and the operations table (${summary.skipped} field mutations left out: the pinned matcher accepts them):`,
+    '',
+    '| kind | mutations |',
+    '|---|---|',
+    ...Object.entries(summary.byKind).map(([kind, n]) => `| ${kind} | ${n} |`),
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| harmful mutations caught (catch rate) | ${f.caught.length} of ${f.harmful} (${f.catchRate}) |`,
+    `| harmless changes that failed the run (false-alarm rate) | ${f.falseAlarms.length} of ${f.harmless} (${f.falseAlarmRate}) |`,
+    `| runs that ended 2 or 3 (neither) | ${f.neither.length} |`,
+    '',
+    `### Missed (${f.missed.length})`,
+    '',
+    ...(f.missed.length ? f.missed.map(line) : ['None.']),
+    '',
+    `### False alarms (${f.falseAlarms.length})`,
+    '',
+    ...(f.falseAlarms.length ? f.falseAlarms.map(line) : ['None.']),
+    '',
+    `### Neither caught nor green: exit 2 or 3 (${f.neither.length})`,
+    '',
+    ...(f.neither.length ? f.neither.map(line) : ['None.']),
+    SECTION_END,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** `markdown` with its harness section replaced by `section` (appended when it has none). */
+export function withSection(markdown: string, section: string): string {
+  const start = markdown.indexOf(SECTION_START);
+  const end = markdown.indexOf(SECTION_END);
+  if (start === -1 || end === -1) return `${markdown.trimEnd()}\n\n${section}`;
+  return `${markdown.slice(0, start)}${section.trimEnd()}${markdown.slice(end + SECTION_END.length)}`;
+}
+
+/** The harness's section of `markdown`, or '' when it has none. */
+export function sectionOf(markdown: string): string {
+  const start = markdown.indexOf(SECTION_START);
+  const end = markdown.indexOf(SECTION_END);
+  return start === -1 || end === -1 ? '' : `${markdown.slice(start, end + SECTION_END.length)}\n`;
+}

@@ -1,0 +1,208 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ProxiedAnswer, ProxiedRequest } from '@print-contracts/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alterationOf, requestScope } from '../src/mutations/alteration.js';
+import { generateMutations, type Mutation } from '../src/mutations/generate.js';
+import { readPacts, runMutations } from '../src/mutations/harness.js';
+import type { PactDocument } from '../src/mutations/pact-pins.js';
+
+const PACTS = fileURLToPath(new URL('../../contracts', import.meta.url));
+
+/** A pact of one interaction, `GET /api/orders/1` answered with the given body and rules. */
+const onePact = (content: unknown, rules: Record<string, unknown>): PactDocument =>
+  ({
+    interactions: [
+      {
+        description: 'a request for an order',
+        request: { method: 'GET', path: '/api/orders/1' },
+        response: { status: 200, body: { content }, matchingRules: { body: rules } },
+      },
+    ],
+  }) as PactDocument;
+
+const regex = (pattern: string) => ({ combine: 'AND', matchers: [{ match: 'regex', regex: pattern }] });
+
+describe('the mutation generator', () => {
+  it('derives rename, retype, drop and null of a field a pact pins, scoped to its operation and version', () => {
+    const pact = onePact({ status: 'in-progress' }, { '$.status': regex('^(in-progress|completed)$') });
+    const { mutations } = generateMutations([{ version: 'v2', document: pact }]);
+    const fields = mutations.filter((mutation) => 'path' in mutation);
+    expect(fields.map((mutation) => [mutation.kind, mutation.harmful, mutation.scope])).toEqual(
+      ['rename', 'retype', 'drop', 'null'].map((kind) => [
+        kind,
+        true,
+        { operation: 'getOrder', version: 'v2' },
+      ]),
+    );
+  });
+
+  it('derives a harmless null where every pinning interaction allows null, and no retype where the matcher takes anything', () => {
+    const pact = onePact(
+      { uuid: null, deliveryAddress: 13245 },
+      {
+        '$.uuid': {
+          combine: 'OR',
+          matchers: [{ match: 'regex', regex: '^[0-9a-f-]{36}$' }, { match: 'null' }],
+        },
+        '$.deliveryAddress': regex('^[\\s\\S]*$'),
+      },
+    );
+    const { mutations, skipped } = generateMutations([{ version: 'v1', document: pact }]);
+    const kinds = (path: string) =>
+      mutations
+        .filter((mutation) => 'path' in mutation && mutation.path === path)
+        .map((mutation) => mutation.kind);
+    expect(kinds('$.uuid')).toEqual(['rename', 'retype', 'drop', 'documented-null']);
+    expect(kinds('$.deliveryAddress')).toEqual(['rename', 'drop']);
+    expect(skipped.map((item) => item.name)).toEqual([
+      'v1 getOrder: retype $.deliveryAddress',
+      'v1 getOrder: null $.deliveryAddress',
+    ]);
+  });
+
+  it('derives one field mutation per kind the matcher does not accept, for every field the committed pacts pin', async () => {
+    const pacts = await readPacts(PACTS);
+    const { fields, mutations, skipped } = generateMutations(pacts);
+    const fieldMutations = mutations.filter((mutation) => 'path' in mutation);
+    // Four kinds per pinned field: each either generated or left out with its reason.
+    expect(fieldMutations.length + skipped.length).toBe(fields.length * 4);
+    // Every top-level rule of every response the pacts pin is a field, in its operation and version.
+    const pinned = new Set(fields.map((field) => `${field.version} ${field.path}`));
+    for (const { version, document } of pacts) {
+      for (const interaction of document.interactions) {
+        for (const path of Object.keys(interaction.response.matchingRules?.body ?? {}).filter(
+          (p) => p !== '$',
+        )) {
+          expect(pinned).toContain(`${version} ${path}`);
+        }
+      }
+    }
+    // The fields an arrayContains variant pins, spelled out below their array.
+    expect(pinned).toContain('v2 $.lines[*].customerDiscount.discountAmount');
+    expect(pinned).toContain('v1 $.lines[*].shipmentInfo[*].trackAndTraceUrl');
+    // A line id is pinned by a regex its number and its text both match: retyping it changes nothing.
+    expect(skipped.map((item) => item.name)).toContain('v2 getOrder: retype $.lines[*].id');
+  });
+
+  it('derives the behaviour mutations from the operations table, for what the pacts exercise', async () => {
+    const { mutations } = generateMutations(await readPacts(PACTS));
+    const names = (kind: Mutation['kind']) =>
+      mutations.filter((mutation) => mutation.kind === kind).map((mutation) => mutation.name);
+    expect(names('ignore-query')).toEqual(
+      ['v1', 'v2'].flatMap((version) =>
+        ['limit', 'offset', 'status'].map((key) => `${version} listOrders: ignore query ${key}`),
+      ),
+    );
+    expect(names('status')).toEqual(
+      ['v1', 'v2'].flatMap((version) => [
+        `${version} getOrder: status 404 → 400`,
+        `${version} updateOrder: status 400 → 422`,
+        `${version} cancelOrder: status 500 → 200`,
+      ]),
+    );
+    expect(names('failed-message')).toEqual(
+      ['v1', 'v2'].map((v) => `${v} getOrder: 404 without the "failed" message`),
+    );
+    expect(names('version-header')).toContain('v2 createOrder: v2 answered as v1');
+    expect(mutations.filter((mutation) => !mutation.harmful).map((mutation) => mutation.kind)).toEqual(
+      expect.arrayContaining([
+        'added-field',
+        'reordered-keys',
+        'charset',
+        'error-body',
+        'latency',
+        'throttling',
+      ]),
+    );
+  });
+});
+
+const request = (path: string, accept?: string, method = 'GET'): ProxiedRequest => ({
+  method,
+  path,
+  headers: accept ? { accept } : {},
+  body: Buffer.alloc(0),
+});
+const answer = (body: unknown): ProxiedAnswer => ({
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from(JSON.stringify(body)),
+});
+
+describe('a mutation applied by the altering proxy', () => {
+  it('scopes a request by method, path pattern and version header, a missing header meaning v1', () => {
+    expect(requestScope(request('/api/orders/12?x=1', 'application/vnd.printdeal-api.v2'))).toEqual({
+      operation: 'getOrder',
+      version: 'v2',
+    });
+    expect(requestScope(request('/api/orders', undefined, 'POST'))).toEqual({
+      operation: 'createOrder',
+      version: 'v1',
+    });
+    expect(requestScope(request('/__control/reset', undefined, 'POST'))).toBeUndefined();
+  });
+
+  it('drops a field only in the answers of its operation and version', () => {
+    const drop: Mutation = {
+      name: 'v2 getOrder: drop $.lines[*].status',
+      kind: 'drop',
+      harmful: true,
+      scope: { operation: 'getOrder', version: 'v2' },
+      path: '$.lines[*].status',
+    };
+    const hook = alterationOf(drop).response;
+    const order = { id: 1, lines: [{ id: 2, status: 'shipped', price: 1 }] };
+    const altered = hook?.(answer(order), request('/api/orders/1', 'application/vnd.printdeal-api.v2'));
+    expect(JSON.parse(String(altered?.body))).toEqual({ id: 1, lines: [{ id: 2, price: 1 }] });
+    expect(
+      hook?.(answer(order), request('/api/orders/1', 'application/vnd.printdeal-api.v1')),
+    ).toBeUndefined();
+    expect(hook?.(answer(order), request('/api/orders', 'application/vnd.printdeal-api.v2'))).toBeUndefined();
+  });
+});
+
+/**
+ * A small, fixed sample of the harness: harmful mutations of different kinds that the verifier
+ * catches today, and harmless ones it must stay green on. The whole harness is `pnpm bench --mutations`.
+ */
+const SAMPLE = {
+  caught: [
+    'v2 getOrder: drop $.lines[*].status',
+    'v1 listOrders: rename $.orders[*].status',
+    'v2 createOrder: retype $.uuid',
+    'v1 cancelOrder: status 500 → 200',
+  ],
+  green: [
+    'any: Content-Type: application/json; charset=utf-8',
+    'any: the keys of every object in reverse order',
+    'any: a field added to every object of every answer',
+  ],
+};
+
+describe('the mutation harness on a sample', { timeout: 180_000 }, () => {
+  let work: string;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'mutation-harness-'));
+  });
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('catches each harmful mutation with exit 1 and stays green on each harmless one', async () => {
+    const { mutations } = generateMutations(await readPacts(PACTS));
+    const wanted = [...SAMPLE.caught, ...SAMPLE.green];
+    const sample = mutations.filter((mutation) => wanted.includes(mutation.name));
+    expect(sample.map((mutation) => mutation.name).sort()).toEqual([...wanted].sort());
+    const { results } = await runMutations(sample, { work, pacts: PACTS, concurrency: 1 });
+    const outcomes = Object.fromEntries(results.map((result) => [result.name, result.outcome]));
+    expect(outcomes).toEqual(
+      Object.fromEntries([
+        ...SAMPLE.caught.map((name) => [name, 'caught']),
+        ...SAMPLE.green.map((name) => [name, 'green']),
+      ]),
+    );
+  });
+});
