@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { redact } from '@print-contracts/client';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
-import { brokerSecrets, describeAuth } from './broker-options.js';
+import { brokerSecrets } from '@print-contracts/verifier';
+import { describeAuth } from './broker-options.js';
 
 /**
  * Exit statuses of `pnpm can-i-deploy` and `pnpm contracts:publish`, one table for both.

@@ -8,8 +8,9 @@ import {
   startStubBroker,
   workspace,
 } from '@print-contracts/test-support';
+import { isUsageError } from '@print-contracts/verifier';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BROKER_EXIT_CODES, isUsageError, parseCanIDeployArgs, runCanIDeploy } from '../src/index.js';
+import { BROKER_EXIT_CODES, parseCanIDeployArgs, runCanIDeploy } from '../src/index.js';
 
 const TOKEN = 'broker-token-5d1b7a';
 const BROKER = 'https://broker.example.com';

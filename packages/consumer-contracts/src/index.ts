@@ -1,13 +1,6 @@
 export { type ContractChange, diffContracts, formatChanges } from './contract-changes.js';
 export { ContractPact } from './contract-pact.js';
-export {
-  CONTRACTS_DIR,
-  CONTRACTS_README,
-  generateContracts,
-  readContracts,
-  writeContracts,
-} from './contracts-output.js';
-export { renderContractsReadme } from './contracts-readme.js';
+export { CONTRACTS_DIR } from './contracts-dir.js';
 export {
   type CredentialFinding,
   type KnownSecret,

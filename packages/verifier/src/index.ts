@@ -1,4 +1,11 @@
 export { type Arrangement, arrange } from './arrange/arrange.js';
+export {
+  type BrokerAuth,
+  type BrokerConnection,
+  brokerAuth,
+  brokerSecrets,
+  checkBrokerUrl,
+} from './broker/broker-connection.js';
 export * from './errors/index.js';
 export { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
 export { Ledger, type LedgerEntry, type LedgerOutcome, runReference } from './ledger/ledger.js';
