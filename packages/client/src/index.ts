@@ -16,6 +16,10 @@ export {
   type ProviderStateKey,
   type ProviderStateName,
 } from './contract/provider-states.js';
+export {
+  parseStateChange,
+  type StateChangeRequest,
+} from './contract/state-change.js';
 export * from './errors/index.js';
 export { EXAMPLE_ADDRESS, EXAMPLE_INVOICE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
