@@ -21,7 +21,7 @@ export {
   type StateChangeRequest,
 } from './contract/state-change.js';
 export * from './errors/index.js';
-export { EXAMPLE_ADDRESS, EXAMPLE_INVOICE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
+export { EXAMPLE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
   API_BASE_PATH,
   DEFAULT_BASE_URL,
@@ -39,12 +39,44 @@ export {
   type RequestBody,
   type ResponseBody,
 } from './operations.js';
-export { type OrdersClientOptions, optionsFromEnv, type VersionHeader, withoutUserInfo } from './options.js';
+export { type OrdersClientOptions, type VersionHeader, withoutUserInfo } from './options.js';
 export { REDACTED, redact, redactBuffer, redactValue, secretForms } from './redact.js';
-export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+export { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 export { bodyText, vendorMessageOf } from './schemas/error-body.js';
-export * from './schemas/order.js';
-export * from './schemas/order-request.js';
+export {
+  type CancelResult,
+  cancelResultSchema,
+  ISO_DATE_PATTERN,
+  ISO_DATE_TIME_PATTERN,
+  type OrderCreated,
+  type OrderDetail,
+  type OrderLine,
+  type OrderList,
+  type OrderSummary,
+  orderCreatedSchema,
+  orderDetailSchema,
+  orderListSchema,
+  type Shipment,
+  UUID_PATTERN,
+  updateResultSchema,
+} from './schemas/order.js';
+export {
+  type Address,
+  type CancelOrder,
+  type CreateOrderV1,
+  type CreateOrderV2,
+  createOrderV1Schema,
+  createOrderV2Schema,
+  type ListQuery,
+  listQuerySchema,
+  type OrderLineV1Input,
+  type OrderLineV2Input,
+  type OrderRef,
+  orderRefSchema,
+  type QuoteOrderLineInput,
+  type UpdateOrderV1,
+  type UpdateOrderV2,
+} from './schemas/order-request.js';
 export {
   describeIncompleteBody,
   describeTransportFailure,

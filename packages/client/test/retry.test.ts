@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_RETRY_POLICY,
   HttpError,
   type OrdersClient,
   parseRetryAfter,
@@ -8,6 +7,7 @@ import {
   retryDelay,
   TransportError,
 } from '../src/index.js';
+import { DEFAULT_RETRY_POLICY } from '../src/retry.js';
 import { createBodies, ORDER_ID, orderDetail } from './support/fixtures.js';
 import {
   dropConnection,

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   API_VERSIONS,
-  cancelOrderSchema,
-  countrySchema,
   createOrderV1Schema,
   createOrderV2Schema,
   expandPath,
@@ -16,10 +14,14 @@ import {
   pathPattern,
   SHIPPING_COUNTRIES,
   toFieldIssues,
-  updateOrderV1Schema,
-  updateOrderV2Schema,
   vendorMessageOf,
 } from '../src/index.js';
+import {
+  cancelOrderSchema,
+  countrySchema,
+  updateOrderV1Schema,
+  updateOrderV2Schema,
+} from '../src/schemas/order-request.js';
 import { createBodies, ORDER_UUID, orderDetail, orderDetailJson, orderSummary } from './support/fixtures.js';
 
 describe('the operations table', () => {
