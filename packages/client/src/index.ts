@@ -43,40 +43,9 @@ export { type OrdersClientOptions, type VersionHeader, withoutUserInfo } from '.
 export { REDACTED, redact, redactBuffer, redactValue, secretForms } from './redact.js';
 export { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 export { bodyText, vendorMessageOf } from './schemas/error-body.js';
-export {
-  type CancelResult,
-  cancelResultSchema,
-  ISO_DATE_PATTERN,
-  ISO_DATE_TIME_PATTERN,
-  type OrderCreated,
-  type OrderDetail,
-  type OrderLine,
-  type OrderList,
-  type OrderSummary,
-  orderCreatedSchema,
-  orderDetailSchema,
-  orderListSchema,
-  type Shipment,
-  UUID_PATTERN,
-  updateResultSchema,
-} from './schemas/order.js';
-export {
-  type Address,
-  type CancelOrder,
-  type CreateOrderV1,
-  type CreateOrderV2,
-  createOrderV1Schema,
-  createOrderV2Schema,
-  type ListQuery,
-  listQuerySchema,
-  type OrderLineV1Input,
-  type OrderLineV2Input,
-  type OrderRef,
-  orderRefSchema,
-  type QuoteOrderLineInput,
-  type UpdateOrderV1,
-  type UpdateOrderV2,
-} from './schemas/order-request.js';
+// Every zod schema exported here names a component of the OpenAPI documents (@print-contracts/openapi).
+export * from './schemas/order.js';
+export * from './schemas/order-request.js';
 export {
   describeIncompleteBody,
   describeTransportFailure,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   API_VERSIONS,
+  cancelOrderSchema,
+  countrySchema,
   createOrderV1Schema,
   createOrderV2Schema,
   expandPath,
@@ -14,14 +16,10 @@ import {
   pathPattern,
   SHIPPING_COUNTRIES,
   toFieldIssues,
-  vendorMessageOf,
-} from '../src/index.js';
-import {
-  cancelOrderSchema,
-  countrySchema,
   updateOrderV1Schema,
   updateOrderV2Schema,
-} from '../src/schemas/order-request.js';
+  vendorMessageOf,
+} from '../src/index.js';
 import { createBodies, ORDER_UUID, orderDetail, orderDetailJson, orderSummary } from './support/fixtures.js';
 
 describe('the operations table', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   API_VERSIONS,
+  addressSchema,
   type CreateOrderV2,
   isOrderCreationFailedError,
   type UpdateOrderV1,
   VENDOR_EXAMPLES,
 } from '../src/index.js';
-import { addressSchema } from '../src/schemas/order-request.js';
 import { jsonOf, ORDER_ID, ORDER_UUID } from './support/fixtures.js';
 import { reply, useScriptedServer } from './support/scripted-server.js';
 
