@@ -1,14 +1,14 @@
 export { type Arrangement, arrange } from './arrange/arrange.js';
+export * from './errors/index.js';
+export { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
+export { Ledger, type LedgerEntry, type LedgerOutcome, runReference } from './ledger/ledger.js';
 export {
   type BrokerAuth,
   type BrokerConnection,
   brokerAuth,
   brokerSecrets,
   checkBrokerUrl,
-} from './broker/broker-connection.js';
-export * from './errors/index.js';
-export { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
-export { Ledger, type LedgerEntry, type LedgerOutcome, runReference } from './ledger/ledger.js';
+} from './options/broker-connection.js';
 export { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from './options/credentials.js';
 export {
   CREATION_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 import { describeTransportFailure } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
 import { BrokerError } from '../errors/broker-error.js';
-import { authorizationHeader, type BrokerConnection } from './broker-connection.js';
+import { authorizationHeader, type BrokerConnection } from '../options/broker-connection.js';
 
 /**
  * One JSON request to the Pact Broker (HAL), plain HTTP: no Pact CLI. Errors are

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS, withoutUserInfo } from '@print-contracts/client';
-import { brokerAuth, checkBrokerUrl } from '../broker/broker-connection.js';
 import { UsageError } from '../errors/usage-error.js';
+import { brokerAuth, checkBrokerUrl } from './broker-connection.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
 import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
 import { checkWritable, defaultContractsDir } from './paths.js';
