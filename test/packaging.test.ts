@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -94,4 +94,68 @@ describe('the published packages', () => {
     });
     expect(stdout.trim()).toBe('true');
   });
+});
+
+/** The names a production install holds (`node_modules/.pnpm`, one entry per name and version). */
+async function installedNames(dir: string): Promise<string[]> {
+  const entries = await readdir(join(dir, 'node_modules', '.pnpm'));
+  return entries
+    .filter((entry) => entry !== 'node_modules' && entry !== 'lock.yaml')
+    .map((entry) => {
+      const at = entry.indexOf('@', 1);
+      return (at === -1 ? entry : entry.slice(0, at)).replace('+', '/');
+    });
+}
+
+/** Bytes of the files under `dir`, each counted once (links are not followed). */
+async function diskBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await lstat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+const MB = 1024 * 1024;
+/** Tools and libraries a verification never runs: Redocly, the comparator, the Pact CLI, pact-js's helpers. */
+const NOT_FOR_VERIFYING = [
+  /^@redocly\//,
+  /^@pactflow\/openapi-pact-comparator$/,
+  /^@pact-foundation\/pact-cli/,
+  /^graphql$/,
+  /^lodash$/,
+  /^ramda$/,
+  /^underscore$/,
+  /^axios$/,
+];
+
+describe('the production installs', () => {
+  let scratch: string;
+  const deploy = async (name: string) => {
+    const dir = join(scratch, name);
+    await run('pnpm', ['--filter', `@print-contracts/${name}`, 'deploy', '--legacy', dir, '--prod'], {
+      cwd: root,
+      env: { ...process.env, CI: 'true' },
+    });
+    return { names: await installedNames(dir), megabytes: (await diskBytes(dir)) / MB };
+  };
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'print-contracts-deploy-'));
+  });
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("the verifier installs with Pact's native core, undici, zod and the kit alone: no tool, at most 45 MB and 25 packages", async () => {
+    const { names, megabytes } = await deploy('verifier');
+    expect(names.filter((name) => NOT_FOR_VERIFYING.some((pattern) => pattern.test(name)))).toEqual([]);
+    expect(names.length + 1).toBeLessThanOrEqual(25);
+    expect(megabytes).toBeLessThanOrEqual(45);
+  }, 240_000);
+
+  it('the sample API installs in at most 12 MB', async () => {
+    const { megabytes } = await deploy('sample-api');
+    expect(megabytes).toBeLessThanOrEqual(12);
+  }, 240_000);
 });

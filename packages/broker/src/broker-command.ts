@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { redact } from '@print-contracts/client';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
-import { brokerSecrets, describeAuth } from './broker-options.js';
+import { brokerSecrets } from '@print-contracts/verifier';
+import { describeAuth } from './broker-options.js';
+import { brokerUnreachable } from './broker-reachable.js';
 
 /**
  * Exit statuses of `pnpm can-i-deploy` and `pnpm contracts:publish`, one table for both.
@@ -86,15 +88,43 @@ function stop(child: ChildProcess): void {
  * Credentials reach the CLI through its environment only. Its own lines go to stderr, so
  * stdout stays the Pact CLI's (`--output json` can be piped).
  */
-export function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<number> {
-  const { tool, purpose, brokerUrl, args, timeoutMs } = command;
+export async function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<number> {
+  const { tool, purpose, brokerUrl, args, timeoutMs: bound } = command;
   const secrets = brokerSecrets(io.env);
   const say = (line: string) => io.stderr.write(`${tool}: ${redact(line, secrets)}\n`);
   if (io.signal?.aborted) {
     say(`stopped on ${String(io.signal.reason)} before starting`);
-    return Promise.resolve(exitForSignal(io.signal.reason));
+    return exitForSignal(io.signal.reason);
   }
-  say(`${purpose} (${describeAuth(io.env)}; gives up after ${seconds(timeoutMs)})`);
+  say(`${purpose} (${describeAuth(io.env)}; gives up after ${seconds(bound)})`);
+  const probed = performance.now();
+  const unreachable = await brokerUnreachable(brokerUrl, bound, io.signal);
+  if (io.signal?.aborted) {
+    say(`stopped on ${String(io.signal.reason)} before starting the Pact CLI`);
+    return exitForSignal(io.signal.reason);
+  }
+  if (unreachable) {
+    say(`could not reach the Pact Broker at ${brokerUrl}: ${unreachable}`);
+    return BROKER_EXIT_CODES.noAnswer;
+  }
+  const timeoutMs = bound - (performance.now() - probed);
+  if (timeoutMs <= 0) {
+    say(
+      `gave up after ${seconds(bound)}: no answer from the Pact Broker at ${brokerUrl} (unreachable or too slow; --timeout sets the bound)`,
+    );
+    return BROKER_EXIT_CODES.noAnswer;
+  }
+  return runPactCli({ brokerUrl, args, bound, timeoutMs }, io, say, secrets);
+}
+
+/** The Pact CLI's run within what is left of the bound (`timeoutMs`); messages name the whole `bound`. */
+function runPactCli(
+  run: { brokerUrl: string; args: readonly string[]; bound: number; timeoutMs: number },
+  io: BrokerIo,
+  say: (line: string) => void,
+  secrets: readonly string[],
+): Promise<number> {
+  const { brokerUrl, args, bound, timeoutMs } = run;
 
   let child: ChildProcess;
   try {
@@ -132,7 +162,7 @@ export function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<
     ended ??= why;
     stop(child);
   };
-  const bound = setTimeout(() => end('timeout'), timeoutMs);
+  const deadline = setTimeout(() => end('timeout'), timeoutMs);
   // A line now and then, so a CI log shows the command is waiting, not stuck.
   const heartbeat = setInterval(
     () =>
@@ -152,7 +182,7 @@ export function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<
     const settle = (status: number) => {
       if (settled) return;
       settled = true;
-      clearTimeout(bound);
+      clearTimeout(deadline);
       clearInterval(heartbeat);
       io.signal?.removeEventListener('abort', onAbort);
       stdout.flush();
@@ -170,7 +200,7 @@ export function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Promise<
     const outcome = (code: number | null): number => {
       if (ended === 'timeout') {
         say(
-          `gave up after ${seconds(timeoutMs)}: no answer from the Pact Broker at ${brokerUrl} (unreachable or too slow; --timeout sets the bound)`,
+          `gave up after ${seconds(bound)}: no answer from the Pact Broker at ${brokerUrl} (unreachable or too slow; --timeout sets the bound)`,
         );
         return BROKER_EXIT_CODES.noAnswer;
       }

@@ -1,14 +1,12 @@
 import { CONSUMER_NAME, redact } from '@print-contracts/client';
+import { brokerSecrets, checkBrokerUrl, isUsageError, UsageError } from '@print-contracts/verifier';
 import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
-  brokerSecrets,
-  checkBrokerUrl,
   DEFAULT_BROKER_TIMEOUT_SECONDS,
   type Env,
   refuseCredentialArguments,
   timeoutMs,
 } from './broker-options.js';
-import { isUsageError, UsageError } from './errors/usage-error.js';
 
 /** What `pnpm can-i-deploy` asks, of which broker, within which bound. */
 export interface CanIDeployOptions {

@@ -4,16 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONSUMER_NAME, redact } from '@print-contracts/client';
+import { brokerSecrets, checkBrokerUrl, isUsageError, UsageError } from '@print-contracts/verifier';
 import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
-  brokerSecrets,
-  checkBrokerUrl,
   DEFAULT_BROKER_TIMEOUT_SECONDS,
   type Env,
   refuseCredentialArguments,
   timeoutMs,
 } from './broker-options.js';
-import { isUsageError, UsageError } from './errors/usage-error.js';
 
 /** What `pnpm contracts:publish` publishes, and where. */
 export interface PublishOptions {

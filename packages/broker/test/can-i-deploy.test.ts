@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   captureIo,
@@ -8,8 +9,9 @@ import {
   startStubBroker,
   workspace,
 } from '@print-contracts/test-support';
+import { isUsageError } from '@print-contracts/verifier';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BROKER_EXIT_CODES, isUsageError, parseCanIDeployArgs, runCanIDeploy } from '../src/index.js';
+import { BROKER_EXIT_CODES, parseCanIDeployArgs, runCanIDeploy } from '../src/index.js';
 
 const TOKEN = 'broker-token-5d1b7a';
 const BROKER = 'https://broker.example.com';
@@ -201,29 +203,38 @@ describe('pnpm can-i-deploy against an unreachable Pact Broker', () => {
   afterEach(() => silent?.close());
   afterAll(() => space.remove());
 
-  it('gives up with exit 3 and a line naming the broker when nothing listens on its port', async () => {
+  it('answers a refused connection with one line and exit 3 at once, without waiting out its bound', async () => {
     const url = await closedPortUrl();
     const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
-    const status = await runCanIDeploy(
-      ['--broker-base-url', url, '--version', '1', ...SHORT_BOUND],
-      output.io,
-    );
+    // The default bound (60 s) outlasts this test's timeout: only an answer that does not wait passes.
+    const status = await runCanIDeploy(['--broker-base-url', url, '--version', '1'], output.io);
     expect(status).toBe(BROKER_EXIT_CODES.noAnswer);
-    expect(output.stderr()).toContain(
-      `can-i-deploy: gave up after 3 s: no answer from the Pact Broker at ${url}`,
+    const lines = output.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(
+      `can-i-deploy: could not reach the Pact Broker at ${url}: it refused the connection`,
     );
     expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
-  });
+  }, 30_000);
 
-  it('says the broker could not be reached when the Pact CLI gives up first', async () => {
-    const url = await closedPortUrl();
-    const output = captureIo({ cwd: space.dir });
-    const status = await runCanIDeploy(
-      ['--broker-base-url', url, '--version', '1', '--retries', '0'],
-      output.io,
-    );
-    expect(status).toBe(BROKER_EXIT_CODES.noAnswer);
-    expect(output.stderr()).toContain(`can-i-deploy: could not reach the Pact Broker at ${url}`);
+  it('says the broker could not be reached when the Pact CLI finds it gone after the connection check', async () => {
+    // Accepts each connection and drops it at once: the check passes, the Pact CLI's request fails.
+    const dropping = createNetServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    try {
+      const output = captureIo({ cwd: space.dir });
+      const status = await runCanIDeploy(
+        ['--broker-base-url', url, '--version', '1', '--retries', '0'],
+        output.io,
+      );
+      expect(status).toBe(BROKER_EXIT_CODES.noAnswer);
+      expect(output.stderr()).toContain(
+        `can-i-deploy: could not reach the Pact Broker at ${url} (the Pact CLI's reason is above)`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    }
   });
 
   it('gives up with exit 3 on a broker that accepts the connection and never answers, and stops the Pact CLI', async () => {

@@ -91,11 +91,25 @@ describe('pnpm contracts:publish', () => {
     expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
   });
 
-  it.each([
-    ['nothing listens on its port', async () => ({ url: await closedPortUrl(), close: async () => {} })],
-    ['it accepts the connection and never answers', startSilentBroker],
-  ])('gives up with exit 3 and a line naming the broker when %s', async (_case, start) => {
-    const unreachable = await start();
+  it('answers a refused connection with one line and exit 3 at once, without waiting out its bound', async () => {
+    const url = await closedPortUrl();
+    const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
+    // The default bound (60 s) outlasts this test's timeout: only an answer that does not wait passes.
+    const code = await runPublishContracts(
+      ['--broker-url', url, '--consumer-version', '1.2.3', '--contracts', space.path('contracts')],
+      output.io,
+    );
+    expect(code).toBe(BROKER_EXIT_CODES.noAnswer);
+    const lines = output.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(
+      `contracts:publish: could not reach the Pact Broker at ${url}: it refused the connection`,
+    );
+    expect(output.stdout() + output.stderr()).not.toContain(TOKEN);
+  }, 30_000);
+
+  it('gives up with exit 3 and a line naming the broker when it accepts the connection and never answers', async () => {
+    const unreachable = await startSilentBroker();
     try {
       const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_TOKEN: TOKEN } });
       const code = await runPublishContracts(

@@ -16,8 +16,12 @@ export {
   type ProviderStateKey,
   type ProviderStateName,
 } from './contract/provider-states.js';
+export {
+  parseStateChange,
+  type StateChangeRequest,
+} from './contract/state-change.js';
 export * from './errors/index.js';
-export { EXAMPLE_ADDRESS, EXAMPLE_INVOICE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
+export { EXAMPLE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
   API_BASE_PATH,
   DEFAULT_BASE_URL,
@@ -35,7 +39,7 @@ export {
   type RequestBody,
   type ResponseBody,
 } from './operations.js';
-export { type OrdersClientOptions, optionsFromEnv, type VersionHeader, withoutUserInfo } from './options.js';
+export { type OrdersClientOptions, type VersionHeader, withoutUserInfo } from './options.js';
 export { REDACTED, redact, redactBuffer, redactValue, secretForms } from './redact.js';
 export {
   type AttemptResult,
@@ -51,6 +55,7 @@ export {
   withRetries,
 } from './retry.js';
 export { bodyText, vendorMessageOf } from './schemas/error-body.js';
+// Every zod schema exported here names a component of the OpenAPI documents (@print-contracts/openapi).
 export * from './schemas/order.js';
 export * from './schemas/order-request.js';
 export {

@@ -11,12 +11,12 @@ import {
   isConfigurationError,
   OrdersClient,
   type OrdersClientOptions,
-  optionsFromEnv,
   SECRET_HEADER,
   TransportError,
   USER_ID_HEADER,
   versionHeaderValue,
 } from '../src/index.js';
+import { optionsFromEnv } from '../src/options.js';
 import { createBodies, jsonOf, ORDER_ID, orderDetail, SECRET, USER_ID } from './support/fixtures.js';
 import { reply, send, useScriptedServer } from './support/scripted-server.js';
 

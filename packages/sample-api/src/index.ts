@@ -14,11 +14,6 @@ export {
   DEFAULT_PROCESSING_DELAY_MS,
   type SampleApiOptions,
 } from './options.js';
-export {
-  STATE_CHANGE_ACTIONS,
-  type StateChangeAction,
-  type StateChangeRequest,
-} from './provider-states/state-change-request.js';
 export { API_BASE_PATH } from './router.js';
 export { type CliIo, runSampleApiCli, SAMPLE_API_EXIT, SAMPLE_API_USAGE } from './run-cli.js';
 export { type SampleApi, startSampleApi } from './server.js';

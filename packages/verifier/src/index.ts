@@ -9,6 +9,13 @@ export type { DriftFinding, DriftFindingKind, DriftReport } from './drift/observ
 export * from './errors/index.js';
 export { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
 export { Ledger, type LedgerEntry, type LedgerOutcome, runReference } from './ledger/ledger.js';
+export {
+  type BrokerAuth,
+  type BrokerConnection,
+  brokerAuth,
+  brokerSecrets,
+  checkBrokerUrl,
+} from './options/broker-connection.js';
 export { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from './options/credentials.js';
 export {
   CREATION_TIMEOUT_MS,

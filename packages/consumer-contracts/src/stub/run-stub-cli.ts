@@ -10,7 +10,7 @@ import {
   untilStopped,
   versionHeaderValue,
 } from '@print-contracts/client';
-import { CONTRACTS_DIR } from '../contracts-output.js';
+import { CONTRACTS_DIR } from '../contracts-dir.js';
 import { isPactOutputError } from '../errors/pact-output-error.js';
 import { isStubServerError } from '../errors/stub-server-error.js';
 import { readPact } from '../pact-files.js';

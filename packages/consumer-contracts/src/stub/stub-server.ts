@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { API_VERSIONS, type ApiVersion, pactFileName } from '@print-contracts/client';
-import { CONTRACTS_DIR } from '../contracts-output.js';
+import { CONTRACTS_DIR } from '../contracts-dir.js';
 import { StubServerError } from '../errors/stub-server-error.js';
 import { pactCliBinary } from '../pact-cli.js';
 import { type ServedPacts, writeServedPacts } from './served-pacts.js';

@@ -2,13 +2,9 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { diffContracts, formatChanges } from '../../src/contract-changes.js';
-import {
-  CONTRACTS_DIR,
-  generateContracts,
-  readContracts,
-  writeContracts,
-} from '../../src/contracts-output.js';
+import { CONTRACTS_DIR } from '../../src/contracts-dir.js';
 import { scanForCredentials, secretsFromEnv } from '../../src/credential-scan.js';
+import { generateContracts, readContracts, writeContracts } from '../support/contracts-output.js';
 import '../support/provided-context.js';
 
 /** The interaction test files (`test/*.test.ts`), by base name. */

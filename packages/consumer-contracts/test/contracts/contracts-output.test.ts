@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readContracts, writeContracts } from '../../src/contracts-output.js';
+import { readContracts, writeContracts } from '../support/contracts-output.js';
 
 const root = mkdtempSync(join(tmpdir(), 'contracts-output-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

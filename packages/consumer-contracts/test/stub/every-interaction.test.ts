@@ -16,8 +16,8 @@ import {
   INTERACTION_HEADER,
   NO_INTERACTION_STATUS,
   PROVIDER_HEADER,
-  readPact,
 } from '../../src/index.js';
+import { readPact } from '../../src/pact-files.js';
 import { type Driver, driveStub, type StubCase, statusOf, stubCases } from './support/drive-interaction.js';
 import { STUB_COMMAND } from './support/stub-command.js';
 

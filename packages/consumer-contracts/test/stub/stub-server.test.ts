@@ -12,9 +12,9 @@ import {
 } from '@print-contracts/client';
 import { living, waitUntilGone } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_ORDER } from '../../src/fixtures/examples.js';
+import { CANCEL_REASON } from '../../src/fixtures/orders.js';
 import {
-  CANCEL_REASON,
-  EXAMPLE_ORDER,
   INTERACTION_HEADER,
   isStubServerError,
   NO_INTERACTION_STATUS,

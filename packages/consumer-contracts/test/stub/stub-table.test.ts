@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { CONTRACTS_DIR, readPact, renderStubTable, STUB_STATE_HEADER, stubRoutes } from '../../src/index.js';
+import { CONTRACTS_DIR, renderStubTable, STUB_STATE_HEADER, stubRoutes } from '../../src/index.js';
+import { readPact } from '../../src/pact-files.js';
 import { STUB_COMMAND } from './support/stub-command.js';
 
 const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));

@@ -1,15 +1,33 @@
-import { fetchPactsForVerification, isBrokerRequestError } from '@print-contracts/broker';
 import type { ApiVersion } from '@print-contracts/client';
 import { providerName } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
+import { z } from 'zod';
 import { BrokerError } from '../errors/broker-error.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import { parsePact } from '../pacts/load-pacts.js';
+import { brokerJson } from './broker-request.js';
+
+const indexSchema = z.object({
+  _links: z.object({ 'pb:provider-pacts-for-verification': z.object({ href: z.string() }) }).loose(),
+});
+
+const forVerificationSchema = z.object({
+  _embedded: z.object({
+    pacts: z.array(
+      z.object({
+        verificationProperties: z.object({ pending: z.boolean().optional() }).loose().optional(),
+        _links: z.object({ self: z.object({ href: z.string() }) }).loose(),
+      }),
+    ),
+  }),
+});
 
 /**
- * The pacts to verify per provider (API version), fetched by `@print-contracts/broker` by
- * consumer-version selectors. When publishing, Pact's verifier fetches the same URLs itself.
+ * The pacts to verify per provider (API version), from the broker's "pacts for verification"
+ * API by consumer-version selectors. Their URLs are the ones Pact's verifier fetches itself
+ * when publishing, so the broker links the results to them. Throws `BrokerError`, also when no
+ * pact matches.
  */
 export async function fetchBrokerPacts(
   dispatcher: Dispatcher,
@@ -19,15 +37,40 @@ export async function fetchBrokerPacts(
 ): Promise<LoadedPact[]> {
   const { selectors, providerBranch } = broker;
   const providers = versions.map((version) => providerName(version));
-  const pacts = await fetchPactsForVerification(dispatcher, broker, {
-    providers,
-    selectors,
-    providerBranch,
-    timeoutMs,
-  }).catch((error: unknown) => {
-    throw isBrokerRequestError(error) ? new BrokerError(error.message, { cause: error }) : error;
-  });
-  return pacts.map(({ url, pending, document }) =>
-    parsePact(JSON.stringify(document), url, { kind: 'broker', url, pending }),
+  const index = indexSchema.safeParse(await brokerJson(dispatcher, broker, `${broker.url}/`, { timeoutMs }));
+  if (!index.success) {
+    throw new BrokerError(`${broker.url} does not look like a Pact Broker (no pacts-for-verification link)`);
+  }
+  const template = index.data._links['pb:provider-pacts-for-verification'].href;
+  const body = {
+    consumerVersionSelectors: selectors,
+    includePendingStatus: providerBranch !== undefined,
+    ...(providerBranch ? { providerVersionBranch: providerBranch } : {}),
+  };
+  const perProvider = await Promise.all(
+    providers.map(async (provider) => {
+      const url = template.replace('{provider}', encodeURIComponent(provider));
+      const answer = forVerificationSchema.safeParse(
+        await brokerJson(dispatcher, broker, url, { method: 'POST', body, timeoutMs }),
+      );
+      if (!answer.success) {
+        throw new BrokerError(`the Pact Broker's pacts for ${provider} are not in the expected shape`);
+      }
+      return Promise.all(
+        answer.data._embedded.pacts.map(async (entry) => {
+          const pactUrl = entry._links.self.href;
+          const pending = entry.verificationProperties?.pending ?? false;
+          const document = await brokerJson(dispatcher, broker, pactUrl, { timeoutMs });
+          return parsePact(JSON.stringify(document), pactUrl, { kind: 'broker', url: pactUrl, pending });
+        }),
+      );
+    }),
   );
+  const pacts = perProvider.flat();
+  if (pacts.length === 0) {
+    throw new BrokerError(
+      `the Pact Broker holds no pacts for ${providers.join(', ')} matching the selectors`,
+    );
+  }
+  return pacts;
 }

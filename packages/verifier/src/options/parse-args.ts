@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { brokerAuth, checkBrokerUrl, isUsageError as isBrokerUsageError } from '@print-contracts/broker';
 import { API_BASE_PATH, API_VERSIONS, withoutUserInfo } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
+import { brokerAuth, checkBrokerUrl } from './broker-connection.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
 import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
@@ -220,30 +220,25 @@ function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
       throw new UsageError('--publish needs a Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
     return undefined;
   }
-  try {
-    const checkedUrl = checkBrokerUrl(url);
-    if (publish && !providerVersion) {
-      throw new UsageError(
-        '--publish needs --provider-version: the broker files results under a provider version',
-      );
-    }
-    const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
-      const selector = parseJson(text);
-      if (!isJsonObject(selector)) {
-        throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
-      }
-      return selector;
-    });
-    return {
-      url: checkedUrl,
-      auth: brokerAuth(env),
-      selectors: selectors.length > 0 ? selectors : [{ mainBranch: true }, { deployedOrReleased: true }],
-      providerVersion,
-      providerBranch: values['provider-branch'],
-      publish,
-    };
-  } catch (error) {
-    // The broker package's usage errors (the URL, the credentials) print as the verifier's own.
-    throw isBrokerUsageError(error) ? new UsageError(error.message) : error;
+  const checkedUrl = checkBrokerUrl(url);
+  if (publish && !providerVersion) {
+    throw new UsageError(
+      '--publish needs --provider-version: the broker files results under a provider version',
+    );
   }
+  const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
+    const selector = parseJson(text);
+    if (!isJsonObject(selector)) {
+      throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
+    }
+    return selector;
+  });
+  return {
+    url: checkedUrl,
+    auth: brokerAuth(env),
+    selectors: selectors.length > 0 ? selectors : [{ mainBranch: true }, { deployedOrReleased: true }],
+    providerVersion,
+    providerBranch: values['provider-branch'],
+    publish,
+  };
 }

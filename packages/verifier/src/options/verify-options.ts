@@ -1,5 +1,5 @@
-import type { BrokerConnection } from '@print-contracts/broker';
 import type { ApiVersion, CreateOrderV1, CreateOrderV2 } from '@print-contracts/client';
+import type { BrokerConnection } from './broker-connection.js';
 import type { parseVerifyArgs } from './parse-args.js';
 
 /** One credential set; its secret goes nowhere but to the target. */

@@ -2,10 +2,27 @@
 // Runs Pact's verifier (pact-core's native FFI) in its own process: the native core prints to
 // file descriptor 1 (a pipe the parent discards), and a crash of it does not end the run.
 // IPC: {type: 'verify', id, job} → {type: 'done', id, code, json} or {type: 'failed', id, message}.
-const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
 
-const pactRequire = createRequire(require.resolve('@pact-foundation/pact'));
-const ffi = pactRequire('@pact-foundation/pact-core').getFfiLib('error');
+// Pact's native core, from the platform package @pact-foundation/pact-core loads it from
+// (prebuildify's `prebuilds/<platform>-<arch>/` layout): the verifier needs only its verifier
+// functions, not pact-core's JavaScript and its dependencies (pino, underscore…).
+function loadPactFfi(logLevel) {
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  const libc =
+    os === 'linux' ? (process.report.getReport().header.glibcVersionRuntime ? '-glibc' : '-musl') : '';
+  const name = `@pact-foundation/pact-core-${os}-${process.arch}${libc}`;
+  let dir;
+  try {
+    dir = dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    throw new Error(`Pact's native core for this platform (${name}) is not installed`);
+  }
+  const core = require(join(dir, 'prebuilds', `${process.platform}-${process.arch}`, 'node.napi.node'));
+  core.pactffiInitWithLogLevel(logLevel);
+  return core;
+}
+const ffi = loadPactFfi('error');
 
 // The parent asks for an empty CA store only when the core talks to loopback servers alone.
 const systemCa = { SSL_CERT_FILE: process.env.SSL_CERT_FILE, SSL_CERT_DIR: process.env.SSL_CERT_DIR };

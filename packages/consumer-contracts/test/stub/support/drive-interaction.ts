@@ -13,15 +13,9 @@ import {
   SECRET_HEADER,
   USER_ID_HEADER,
 } from '@print-contracts/client';
-import {
-  type PactFile,
-  type PactInteraction,
-  readPact,
-  STUB_STATE_HEADER,
-  type StubRoute,
-  startCredentialStrippingProxy,
-  stubRoutes,
-} from '../../../src/index.js';
+import { startCredentialStrippingProxy } from '../../../src/credential-stripping-proxy.js';
+import { STUB_STATE_HEADER, type StubRoute, stubRoutes } from '../../../src/index.js';
+import { type PactFile, type PactInteraction, readPact } from '../../../src/pact-files.js';
 
 /** Every HTTP interaction of the pacts, with how the stub's guide says to reach it. */
 export interface StubCase {

@@ -1,17 +1,11 @@
 import { describeTransportFailure } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
-import type { BrokerAuth } from './broker-options.js';
-import { BrokerRequestError } from './errors/broker-request-error.js';
-
-/** A Pact Broker's base URL (checked by `checkBrokerUrl`) and the credentials for it. */
-export interface BrokerConnection {
-  readonly url: string;
-  readonly auth: BrokerAuth;
-}
+import { BrokerError } from '../errors/broker-error.js';
+import { authorizationHeader, type BrokerConnection } from '../options/broker-connection.js';
 
 /**
- * One JSON request to the Pact Broker (HAL). Errors are `BrokerRequestError`s naming the URL
- * and the status; the credentials never appear in them.
+ * One JSON request to the Pact Broker (HAL), plain HTTP: no Pact CLI. Errors are
+ * `BrokerError`s naming the URL and the status; the credentials never appear in them.
  */
 export async function brokerJson(
   dispatcher: Dispatcher,
@@ -20,9 +14,7 @@ export async function brokerJson(
   options: { method?: 'GET' | 'POST'; body?: unknown; timeoutMs: number },
 ): Promise<unknown> {
   const target = new URL(url);
-  const { token, username, password } = broker.auth;
-  const basic = username && `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
-  const authorization = token ? `Bearer ${token}` : basic;
+  const authorization = authorizationHeader(broker.auth);
   let status: number;
   let text: string;
   try {
@@ -42,25 +34,23 @@ export async function brokerJson(
     status = response.statusCode;
     text = await response.body.text();
   } catch (error) {
-    throw new BrokerRequestError(
+    throw new BrokerError(
       `cannot reach the Pact Broker at ${target.origin}: ${describeTransportFailure(error).replace('the target', 'it')}`,
     );
   }
   if (status === 401 || status === 403) {
-    throw new BrokerRequestError(
+    throw new BrokerError(
       `the Pact Broker refused the credentials (status ${status}); check PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD`,
     );
   }
   if (status < 200 || status > 299) {
-    throw new BrokerRequestError(
+    throw new BrokerError(
       `the Pact Broker answered ${status} to ${options.method ?? 'GET'} ${target.pathname}`,
     );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new BrokerRequestError(
-      `the Pact Broker answered ${target.pathname} with something that is not JSON`,
-    );
+    throw new BrokerError(`the Pact Broker answered ${target.pathname} with something that is not JSON`);
   }
 }

@@ -1,10 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { readGenerated, writeGenerated } from '@print-contracts/openapi';
+import { CONTRACTS_DIR } from '../../src/contracts-dir.js';
+import { collectPacts, serialisePact } from '../../src/pact-files.js';
 import { renderContractsReadme } from './contracts-readme.js';
-import { collectPacts, serialisePact } from './pact-files.js';
 
-/** The committed `contracts/` folder at the top of the monorepo. */
-export const CONTRACTS_DIR = fileURLToPath(new URL('../../../contracts/', import.meta.url));
+/*
+ * Written by `pnpm contracts` (the suite with `--update`) only: the README's OpenAPI section
+ * needs @print-contracts/openapi (and Redocly), a tool nothing needs at run time.
+ */
 
 /** The generated README's file name inside `contracts/`. */
 export const CONTRACTS_README = 'README.md';

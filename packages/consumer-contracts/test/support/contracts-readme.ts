@@ -1,9 +1,9 @@
 import { canonicalJson, findProviderState, PLACEHOLDER_CREDENTIALS } from '@print-contracts/client';
 import { buildOpenApiDocuments, renderOpenApiSection } from '@print-contracts/openapi';
-import { ASSUMED_PREFIX, DOCUMENTED_PREFIX } from './expectations.js';
-import { PRESENT_PATTERN } from './matchers.js';
-import type { PactFile, PactInteraction, PactRuleList } from './pact-files.js';
-import { orNullPattern } from './rule-values.js';
+import { ASSUMED_PREFIX, DOCUMENTED_PREFIX } from '../../src/expectations.js';
+import { PRESENT_PATTERN } from '../../src/matchers.js';
+import type { PactFile, PactInteraction, PactRuleList } from '../../src/pact-files.js';
+import { orNullPattern } from '../../src/rule-values.js';
 
 /**
  * `contracts/README.md`, generated from the pact files so that a team that never runs the
