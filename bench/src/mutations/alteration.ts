@@ -35,6 +35,16 @@ const inScope = (mutation: Mutation, request: ProxiedRequest) => {
   );
 };
 
+/** The answer's status is one the request's operation does not document. */
+const undocumentedHere = (
+  undocumented: Partial<Record<OperationName, readonly number[]>>,
+  request: ProxiedRequest,
+  status: number,
+) => {
+  const operation = requestScope(request)?.operation;
+  return operation !== undefined && (undocumented[operation]?.includes(status) ?? false);
+};
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** `$.lines[*].status` → `['lines', '*', 'status']`. */
@@ -222,7 +232,7 @@ export function alterationOf(mutation: Mutation): Alteration {
     case 'error-body':
       return {
         response: (answer, request) =>
-          inScope(mutation, request) && mutation.statuses.includes(answer.status)
+          inScope(mutation, request) && undocumentedHere(mutation.undocumented, request, answer.status)
             ? jsonAnswer(answer, answer.status, {
                 errors: [{ code: 'VENDOR_ERROR', title: 'Request refused' }],
               })

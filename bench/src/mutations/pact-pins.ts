@@ -29,6 +29,7 @@ interface PactDocumentInteraction {
     readonly path: string;
     readonly query?: Readonly<Record<string, readonly string[]>>;
     readonly headers?: Readonly<Record<string, readonly string[]>>;
+    readonly body?: { readonly content?: unknown };
   };
   readonly response: {
     readonly status: number;
@@ -64,8 +65,6 @@ export function operationOfRequest(method: string, path: string): OperationName 
 }
 
 const CATCH_ALL = /^\^\[\\s\\S\]\*\$$/;
-const allowsNull = (rules: RuleSet) =>
-  rules.combine === 'OR' && rules.matchers.some((m) => m.match === 'null');
 /** A pact regex as JavaScript reads it, or undefined when it cannot (`(?i)` and the like). */
 const jsRegex = (pattern = '') => {
   try {
@@ -74,6 +73,13 @@ const jsRegex = (pattern = '') => {
     return undefined;
   }
 };
+/** An OR with a null rule, or regexes that all take `null` (Pact matches a regex against a non-string's JSON text). */
+const allowsNull = (rules: RuleSet) =>
+  (rules.combine === 'OR' && rules.matchers.some((m) => m.match === 'null')) ||
+  (rules.matchers.length > 0 &&
+    rules.matchers.every(
+      (m) => m.match === 'regex' && !CATCH_ALL.test(m.regex ?? '') && jsRegex(m.regex)?.test('null') === true,
+    ));
 const takesNumberText = (rules: RuleSet) =>
   rules.matchers.length > 0 &&
   rules.matchers.every((m) => m.match === 'regex' && jsRegex(m.regex)?.test('12345') === true);
