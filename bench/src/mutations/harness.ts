@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ApiVersion, ENV, providerName } from '@print-contracts/client';
 import { startSampleApi } from '@print-contracts/sample-api';
@@ -46,11 +46,15 @@ export interface MutationResult {
   readonly totals: RunReport['totals'] | undefined;
   /** Interactions whose verdict differs from the unaltered stand-in's: `v2 a request …: verified → not-verifiable`. */
   readonly changed: readonly string[];
+  /** The run's ledger still lists an order it created and did not settle. */
+  readonly leftOpen: boolean;
   readonly seconds: number;
 }
 
 export interface StandInRun {
   readonly exitCode: number;
+  /** Settling removes a ledger once every order in it is crossed off: one still there holds an open order. */
+  readonly leftOpen: boolean;
   readonly report: RunReport | undefined;
   readonly reportFile: string;
 }
@@ -107,7 +111,11 @@ export async function verifyStandIn(
       (text) => JSON.parse(text) as RunReport,
       () => undefined,
     );
-    return { exitCode, report, reportFile };
+    const leftOpen = await access(join(dir, 'ledger.jsonl')).then(
+      () => true,
+      () => false,
+    );
+    return { exitCode, leftOpen, report, reportFile };
   } finally {
     await proxy.close();
     await api.close();
@@ -169,6 +177,7 @@ export async function runMutations(
         exitCode: run.exitCode,
         totals: run.report?.totals,
         changed: changedVerdicts(reference?.report, run.report),
+        leftOpen: run.leftOpen,
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };
       results[index] = result;

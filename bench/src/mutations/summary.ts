@@ -33,6 +33,7 @@ export function figures(results: readonly MutationResult[]) {
     green: count('green'),
     falseAlarms: count('false alarm'),
     neither: count('neither'),
+    leftOpen: results.filter((result) => result.leftOpen),
     catchRate: percent(count('caught').length, harmful.length),
     falseAlarmRate: percent(count('false alarm').length, harmless.length),
   };
@@ -69,6 +70,7 @@ export function renderSection(summary: MutationSummary): string {
     `| harmful mutations caught (catch rate) | ${f.caught.length} of ${f.harmful} (${f.catchRate}) |`,
     `| harmless changes that failed the run (false-alarm rate) | ${f.falseAlarms.length} of ${f.harmless} (${f.falseAlarmRate}) |`,
     `| runs that ended 2 or 3 (neither) | ${f.neither.length} |`,
+    `| runs that left an order they created open (ledger not settled) | ${f.leftOpen.length}${f.leftOpen.length ? `: ${f.leftOpen.map((result) => result.name).join('; ')}` : ''} |`,
     '',
     `### Missed (${f.missed.length})`,
     '',

@@ -171,6 +171,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       pollIntervalMs: options.pollIntervalMs,
       secrets,
       signal: budget.signal,
+      say: progress,
     }).finally(budget.dispose);
     if (broke || !replayed) {
       reporter.say(teardownText(settlement));

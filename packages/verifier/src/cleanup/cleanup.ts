@@ -4,10 +4,10 @@ import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
 import { retriesText } from '../report/retries-text.js';
+import { scanUnresolved } from '../settle/reference-scan.js';
 import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
 import { DEFAULT_RETRIES, RetryTally, runRetryPolicy } from '../target/transport.js';
-import { scanUnresolved } from './reference-scan.js';
 
 /** Where `--cleanup` writes, and what it reads credentials from. */
 export interface CleanupIo {

@@ -9,6 +9,7 @@ import {
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
+import { scanUnresolved } from './reference-scan.js';
 
 /** The settle stage's result: what the run created, and what is left of it. */
 export interface Settlement {
@@ -31,6 +32,8 @@ export interface SettleContext {
   readonly secrets: readonly string[];
   /** Ends the waits early (a second signal, or the interrupt's budget). */
   readonly signal: AbortSignal;
+  /** Where the reference scan says what it does; silent when absent. */
+  readonly say?: (line: string) => void;
 }
 
 const REASON = 'Cleanup by the contract verifier';
@@ -53,6 +56,8 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   const { ledger } = context;
   const mine = () => ledger.open().filter((entry) => entry.run === ledger.run);
   const problems = await settleOrders(mine(), context);
+  // A create whose answer held no uuid: found by the run's reference once its window has passed.
+  await scanUnresolved(context, context.say ?? (() => {}), (entry) => entry.run === ledger.run);
   // The run's orders are all on its own target: embedded ones end with it.
   const gone = { outcome: 'gone', note: 'the embedded sample API ends with the run' } as const;
   for (const entry of mine()) {
@@ -60,7 +65,7 @@ export async function settle(context: SettleContext): Promise<Settlement> {
       ledger.record('closed', entry.key, gone);
     } else if (entry.uuid === undefined) {
       problems.push(
-        `${describeEntry(entry)}: its create got no answer (${entry.unresolved ?? 'the run ended first'}); pnpm verify --cleanup finds it by the run's reference "${entry.reference}"`,
+        `${describeEntry(entry)}: its create got no usable answer (${entry.unresolved ?? 'the run ended first'}) and the scan by the run's reference did not settle it; pnpm verify --cleanup looks again for "${entry.reference}"`,
       );
     }
   }

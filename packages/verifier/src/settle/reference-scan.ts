@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
 import type { LedgerEntry } from '../ledger/ledger.js';
-import type { SettleContext } from '../settle/settle.js';
 import type { TargetClients } from '../target/clients.js';
+import type { SettleContext } from './settle.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
 const MAX_SCAN_PAGES = 100;
@@ -13,10 +13,14 @@ const CLOCK_SKEW_MS = 15 * 60_000;
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
  * and version), and crossed off when the scan saw every order of their window.
  */
-export async function scanUnresolved(context: SettleContext, say: (line: string) => void): Promise<void> {
+export async function scanUnresolved(
+  context: SettleContext,
+  say: (line: string) => void,
+  which: (entry: LedgerEntry) => boolean = () => true,
+): Promise<void> {
   const groups = new Map<string, LedgerEntry[]>();
   for (const entry of context.ledger.open()) {
-    if (entry.uuid !== undefined) continue;
+    if (entry.uuid !== undefined || entry.embedded || !which(entry)) continue;
     const key = `${entry.target}|${entry.credential}|${entry.version}|${entry.reference}`;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
