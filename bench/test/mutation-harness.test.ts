@@ -177,6 +177,7 @@ const SAMPLE = {
     'v2 getOrder: rename $.lines[*].customerDiscount.discountAmount',
     'v2 listOrders: ignore query offset',
     'v2 getOrder: 404 without the "failed" message',
+    'v2 cancelOrder: drop $.success',
   ],
   green: [
     'any: 429, Retry-After: 0, one request in 3',

@@ -1,11 +1,5 @@
-import {
-  bodyText,
-  isHttpError,
-  isOrderCreationFailedError,
-  isOrderWaitTimeoutError,
-  isResponseValidationError,
-  redact,
-} from '@print-contracts/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bodyText, isHttpError, isResponseValidationError, redact } from '@print-contracts/client';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
@@ -107,9 +101,10 @@ export async function settleOrders(
 type Ending = LedgerEvents['closed'] | string;
 
 /**
- * Cancels one order; one still being created is waited for until its ledger deadline. A throttled
- * or refused cancel is sent again until that deadline (at least a minute): only then is the order
- * left to `--cleanup`.
+ * Cancels one order. A cancel the target answers 404 (not created yet) is sent again until the
+ * order's ledger deadline; a throttled one is retried by the transport until that deadline (at
+ * least a minute). A cancel whose answer is refused or breaks the schema is checked by reading the
+ * order back. Only what is still open then is left to `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
@@ -125,45 +120,42 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     return { outcome: 'cancelled', note: 'through the control surface' };
   }
   const client = clients.client(entry.credential, entry.version);
-  try {
-    await client.cancelOrder(uuid, REASON, { signal, deadline: deadline() });
-    return { outcome: 'cancelled' };
-  } catch (error) {
-    if (!isHttpError(error)) throw error;
-    if (error.status !== 404) {
-      // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
-      const order = await client.getOrder(uuid, { signal, deadline: deadline() }).catch(() => undefined);
-      return order?.status === 'cancelled'
-        ? { outcome: 'cancelled', note: 'found cancelled' }
-        : `cancel refused: ${error.message}`;
-    }
-    // The docs: a 404 "with an error message that the order creation has failed".
-    if (CREATION_FAILED.test(bodyText(error.body)))
-      return { outcome: 'creation-failed', note: error.vendorMessage };
-  }
-  // Any other 404: the order may still be in its asynchronous creation.
-  const created = Date.parse(entry.deadline) || Date.now();
-  try {
-    const order = await client
-      .waitForOrder(uuid, {
-        timeoutMs: Math.max(0, created - Date.now()),
-        maxIntervalMs: context.pollIntervalMs,
-        signal,
-      })
-      // A 2xx whose body breaks the schema still says the order exists: cancel it all the same.
-      .catch((error: unknown) => {
-        if (isResponseValidationError(error)) return undefined;
-        throw error;
-      });
-    if (order?.status !== 'cancelled')
+  /** The order as it reads now, when it reads at all (its schema unchecked: only its status matters). */
+  const readBack = () =>
+    client
+      .sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() })
+      .then((order) => (order as { status?: unknown } | undefined)?.status)
+      .catch(() => undefined);
+  const creationEnds = Date.parse(entry.deadline) || Date.now();
+  for (let pause = 25; ; pause = Math.min(context.pollIntervalMs, pause * 2)) {
+    try {
       await client.cancelOrder(uuid, REASON, { signal, deadline: deadline() });
-    return { outcome: 'cancelled' };
-  } catch (error) {
-    if (isOrderCreationFailedError(error)) return { outcome: 'creation-failed', note: error.vendorMessage };
-    // Its wait ran to the deadline. The docs: still 404 then, the order cannot be placed.
-    if (isOrderWaitTimeoutError(error)) {
+      return { outcome: 'cancelled' };
+    } catch (error) {
+      if (isResponseValidationError(error)) {
+        // The target took the cancel (2xx) but its answer breaks the contract: the order tells.
+        return (await readBack()) === 'cancelled'
+          ? { outcome: 'cancelled', note: 'found cancelled; the answer to the cancel broke the contract' }
+          : `the answer to the cancel broke the contract and the order does not read cancelled: ${message(error)}`;
+      }
+      if (!isHttpError(error)) return `not cancelled: ${message(error)}`;
+      if (error.status !== 404) {
+        // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
+        return (await readBack()) === 'cancelled'
+          ? { outcome: 'cancelled', note: 'found cancelled' }
+          : `cancel refused: ${error.message}`;
+      }
+      // The docs: a 404 "with an error message that the order creation has failed".
+      if (CREATION_FAILED.test(bodyText(error.body))) {
+        return { outcome: 'creation-failed', note: error.vendorMessage };
+      }
+    }
+    // Any other 404: the order may still be in its asynchronous creation; the docs: still 404
+    // past the window, it cannot be placed.
+    if (Date.now() + pause > creationEnds) {
       return { outcome: 'not-found', note: `still 404 past its creation deadline ${entry.deadline}` };
     }
-    return `not cancelled: ${message(error)}`;
+    const waited = await sleep(pause, true, { signal }).catch(() => false);
+    if (!waited) return 'not cancelled: the run was stopped while the order was still being created';
   }
 }
