@@ -1,4 +1,4 @@
-import { CONSUMER_NAME, redact } from '@print-contracts/client';
+import { CONSUMER_NAME, redact, usageLine } from '@print-contracts/client';
 import { brokerSecrets, checkBrokerUrl, isUsageError, UsageError } from '@print-contracts/verifier';
 import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
@@ -7,6 +7,7 @@ import {
   refuseCredentialArguments,
   timeoutMs,
 } from './broker-options.js';
+import { KIT_PACKAGE, KIT_PACKAGE_VERSION } from './package-version.js';
 
 /** What `pnpm can-i-deploy` asks, of which broker, within which bound. */
 export interface CanIDeployOptions {
@@ -29,6 +30,7 @@ Asks a Pact Broker whether a version can be deployed, with the official Pact CLI
   --pacticipant NAME        Default ${CONSUMER_NAME}; then --version V, --branch B, --latest …
   --to-environment ENV      The environment to deploy to (or --to TAG).
   --help                    Show this help.
+  --version                 Alone: print the package version (with a value: Pact's pacticipant version).
   Every other option goes to \`pact broker can-i-deploy\` as given (see its --help), e.g.
   --output json, --retry-while-unknown N --retry-interval S, --dry-run.
 
@@ -88,8 +90,13 @@ function describeSelector(selector: Selector): string {
  * argument passed on to `pact broker can-i-deploy` unchanged; `--pacticipant` defaults to the
  * kit's consumer. `undefined` means `--help`. Throws `UsageError`, never echoing a credential.
  */
-export function parseCanIDeployArgs(argv: readonly string[], env: Env): CanIDeployOptions | undefined {
+export function parseCanIDeployArgs(
+  argv: readonly string[],
+  env: Env,
+): CanIDeployOptions | 'version' | undefined {
   const given = argv[0] === '--' ? argv.slice(1) : [...argv];
+  // `--version V` is Pact's pacticipant version; `--version` alone asks for the kit's.
+  if (given.length === 1 && given[0] === '--version') return 'version';
   refuseCredentialArguments(given, 'kpu');
   let timeout: string | undefined;
   let brokerUrl: string | undefined;
@@ -153,11 +160,15 @@ export async function runCanIDeploy(argv: readonly string[], io: BrokerIo): Prom
     options = parseCanIDeployArgs(argv, io.env);
   } catch (error) {
     if (!isUsageError(error)) throw error;
-    io.stderr.write(`can-i-deploy: ${redact(error.message, brokerSecrets(io.env))} (see --help)\n`);
+    io.stderr.write(usageLine('can-i-deploy', redact(error.message, brokerSecrets(io.env))));
     return BROKER_EXIT_CODES.notStarted;
   }
   if (!options) {
     io.stdout.write(`${CAN_I_DEPLOY_USAGE}\n`);
+    return BROKER_EXIT_CODES.ok;
+  }
+  if (options === 'version') {
+    io.stdout.write(`${KIT_PACKAGE} ${KIT_PACKAGE_VERSION}\n`);
     return BROKER_EXIT_CODES.ok;
   }
   return runBrokerCommand(

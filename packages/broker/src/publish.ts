@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CONSUMER_NAME, redact } from '@print-contracts/client';
+import { argsProblem, CONSUMER_NAME, redact, usageLine } from '@print-contracts/client';
 import { brokerSecrets, checkBrokerUrl, isUsageError, UsageError } from '@print-contracts/verifier';
 import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
 import {
@@ -12,6 +12,7 @@ import {
   refuseCredentialArguments,
   timeoutMs,
 } from './broker-options.js';
+import { KIT_PACKAGE, KIT_PACKAGE_VERSION } from './package-version.js';
 
 /** What `pnpm contracts:publish` publishes, and where. */
 export interface PublishOptions {
@@ -43,6 +44,7 @@ Publishes the pact files in contracts/ to a Pact Broker with the official Pact C
                             (default ${DEFAULT_BROKER_TIMEOUT_SECONDS}); the Pact CLI is stopped.
   --dry-run                 Print the Pact CLI command instead of running it.
   --help                    Show this help.
+  --version                 Print the package version.
 
 Exit status: 0 published; 1 the Pact CLI failed (the broker refused: its message is
 printed); 2 bad arguments; 3 no answer from the broker (unreachable, or nothing within
@@ -90,21 +92,40 @@ const parsePublishCommandLine = (args: string[]) =>
       'dry-run': { type: 'boolean' },
       timeout: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
   });
 
+const PUBLISH_FLAGS = [
+  'broker-url',
+  'consumer-version',
+  'branch',
+  'tag',
+  'build-url',
+  'contracts',
+  'dry-run',
+  'timeout',
+  'help',
+  'version',
+];
+
 /** Parses the command line of `pnpm contracts:publish`; `undefined` means `--help`. */
-export function parsePublishArgs(argv: readonly string[], env: Env, cwd: string): PublishOptions | undefined {
+export function parsePublishArgs(
+  argv: readonly string[],
+  env: Env,
+  cwd: string,
+): PublishOptions | 'version' | undefined {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   refuseCredentialArguments(args);
   let values: ReturnType<typeof parsePublishCommandLine>['values'];
   try {
     ({ values } = parsePublishCommandLine(args));
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+    throw new UsageError(argsProblem(error, PUBLISH_FLAGS));
   }
 
   if (values.help) return undefined;
+  if (values.version) return 'version';
   const brokerUrl = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();
   if (!brokerUrl) throw new UsageError('no Pact Broker: pass --broker-url or set PACT_BROKER_BASE_URL');
   const timeout = timeoutMs(values.timeout);
@@ -153,11 +174,15 @@ export async function runPublishContracts(argv: readonly string[], io: BrokerIo)
     options = parsePublishArgs(argv, io.env, io.cwd);
   } catch (error) {
     if (!isUsageError(error)) throw error;
-    io.stderr.write(`contracts:publish: ${redact(error.message, brokerSecrets(io.env))}\n`);
+    io.stderr.write(usageLine('contracts:publish', redact(error.message, brokerSecrets(io.env))));
     return BROKER_EXIT_CODES.notStarted;
   }
   if (!options) {
     io.stdout.write(`${PUBLISH_USAGE}\n`);
+    return BROKER_EXIT_CODES.ok;
+  }
+  if (options === 'version') {
+    io.stdout.write(`${KIT_PACKAGE} ${KIT_PACKAGE_VERSION}\n`);
     return BROKER_EXIT_CODES.ok;
   }
   const args = publishCommand(options);

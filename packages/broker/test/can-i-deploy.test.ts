@@ -189,7 +189,7 @@ describe('pnpm can-i-deploy against a Pact Broker that answers', () => {
     const bad = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: BROKER } });
     expect(await runCanIDeploy(['--broker-token', TOKEN], bad.io)).toBe(BROKER_EXIT_CODES.notStarted);
     expect(bad.stderr().trimEnd().split('\n')).toEqual([
-      'can-i-deploy: broker credentials are not accepted as arguments (--broker-token); set PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD (see --help)',
+      'can-i-deploy: broker credentials are not accepted as arguments (--broker-token); set PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD (see pnpm can-i-deploy --help)',
     ]);
   });
 });

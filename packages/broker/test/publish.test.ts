@@ -25,6 +25,23 @@ describe('pnpm contracts:publish', () => {
     await space.remove();
   });
 
+  it.each([
+    [
+      ['--dry-rn'],
+      "Unknown option '--dry-rn'; did you mean --dry-run? (see pnpm contracts:publish --help)\n",
+    ],
+  ])('exits 2 with one usage line for %j', async (argv, want) => {
+    const output = captureIo({ cwd: space.dir });
+    expect(await runPublishContracts(argv, output.io)).toBe(BROKER_EXIT_CODES.notStarted);
+    expect(output.stderr()).toBe(`contracts:publish: ${want}`);
+  });
+
+  it('prints its version for --version', async () => {
+    const output = captureIo({ cwd: space.dir });
+    expect(await runPublishContracts(['--version'], output.io)).toBe(BROKER_EXIT_CODES.ok);
+    expect(output.stdout()).toMatch(/^@print-contracts\/broker \d+\.\d+\.\d+\n$/);
+  });
+
   it('builds the official `pact broker publish` command, with no credential in it', () => {
     expect(
       publishCommand({

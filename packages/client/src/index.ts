@@ -1,3 +1,4 @@
+export { argsProblem, closestFlag, editDistance, usageLine } from './cli-words.js';
 export {
   type CallOptions,
   createOrdersClient,

@@ -6,8 +6,10 @@ interface CodeMeaning {
   readonly says?: string;
   /** No connection was made: nothing was sent, so the request may safely be sent again. */
   readonly unsent?: true;
-  /** The server answers, but its TLS certificate cannot be trusted. */
+  /** The server answers, but its TLS certificate cannot be trusted (or it speaks no TLS at all). */
   readonly untrusted?: true;
+  /** What to do about it, after the code: leads the user to the fix. */
+  readonly fix?: string;
 }
 
 const DROPPED = 'dropped the connection before answering completely';
@@ -23,8 +25,9 @@ const UNTRUSTED_CODES = [
   'CERT_REVOKED',
   'CERT_UNTRUSTED',
   'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
 ];
+/** An https:// URL to a server that answers in plain HTTP: no certificate is involved at all. */
+const NO_TLS_CODES = ['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG'];
 
 /** The one table of undici and socket error codes; any other code is a `network` failure. */
 const CODES: Readonly<Record<string, CodeMeaning>> = {
@@ -48,6 +51,16 @@ const CODES: Readonly<Record<string, CodeMeaning>> = {
   UND_ERR_ABORTED: { failure: 'aborted', says: ABANDONED },
   ABORT_ERR: { failure: 'aborted', says: ABANDONED },
   ...Object.fromEntries(UNTRUSTED_CODES.map((code) => [code, { failure: 'network', untrusted: true }])),
+  ...Object.fromEntries(
+    NO_TLS_CODES.map((code) => [
+      code,
+      {
+        failure: 'network',
+        untrusted: true,
+        fix: 'does not speak TLS on that port; if it serves plain HTTP, use an http:// URL',
+      },
+    ]),
+  ),
 };
 
 /** The first code of the error, or of its cause (undici wraps the socket's), that the table knows. */
@@ -76,6 +89,7 @@ export const untrusted = (error: unknown) => meaningOf(error)?.untrusted === tru
 export function describeTransportFailure(error: unknown): string {
   const code = knownCode(error);
   const meaning = CODES[code ?? ''];
+  if (meaning?.fix) return `the target ${meaning.fix} (${code})`;
   if (meaning?.untrusted) {
     return `the target's TLS certificate is not trusted (${code}); give its CA with NODE_EXTRA_CA_CERTS`;
   }

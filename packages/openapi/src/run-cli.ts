@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { argsProblem } from '@print-contracts/client';
 import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
@@ -41,17 +43,26 @@ Commands:
 Options:
       --out DIR       Where html writes (relative to the current directory)
   -h, --help          Show this help
+  --version           Print the package version
 
 Exit status: 0 done (diff: nothing breaking), 1 diff found a breaking change,
 2 bad usage, an unknown revision or an unreadable document.
 `;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' },
+  version: { type: 'boolean' },
+} as const;
+
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
     strict: true,
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, out: { type: 'string' } },
+    options: OPTIONS,
   });
 }
 
@@ -92,13 +103,15 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
   try {
     parsed = parse(argv[0] === '--' ? argv.slice(1) : argv);
   } catch (error) {
-    return fail(
-      `${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)} (see --help)`,
-    );
+    return fail(`${argsProblem(error, Object.keys(OPTIONS))} (see --help)`);
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help) {
     io.stdout.write(OPENAPI_USAGE);
+    return 0;
+  }
+  if (parsed.values.version) {
+    io.stdout.write(`@print-contracts/openapi ${VERSION}\n`);
     return 0;
   }
   try {

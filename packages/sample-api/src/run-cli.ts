@@ -1,10 +1,13 @@
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import {
+  argsProblem,
   DEFAULT_VERSION_HEADER,
   SECRET_HEADER,
   type StopSources,
   USER_ID_HEADER,
   untilStopped,
+  usageLine,
   versionHeaderValue,
 } from '@print-contracts/client';
 import { describeCatalogue } from './catalogue.js';
@@ -46,6 +49,7 @@ Options:
   --processing-delay <ms>    Time before a created order is readable (default ${DEFAULT_PROCESSING_DELAY_MS}; 0 allowed)
   --control                  Enable the test control surface under ${CONTROL_BASE_PATH}
   -h, --help                 Show this help
+  --version                  Print the package version
 
 Environment:
   ${CREDENTIALS_ENV}="id:secret,id2:secret2"
@@ -74,16 +78,17 @@ function wholeNumber(flag: string, value: string | undefined, fallback: number, 
   return Number(value);
 }
 
-function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' {
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
+function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' | 'version' {
   let values: ReturnType<typeof parseArgsStrict>['values'];
   try {
     values = parseArgsStrict(argv).values;
   } catch (error) {
-    // parseArgs explains itself on the first line; the rest is advice about `--`.
-    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    throw new SampleApiConfigurationError(reason.split('. To specify a positional')[0] ?? reason);
+    throw new SampleApiConfigurationError(argsProblem(error, Object.keys(OPTIONS)));
   }
   if (values.help) return 'help';
+  if (values.version) return 'version';
   return {
     port: wholeNumber('--port', values.port, 0, 65_535),
     host: values.host ?? DEFAULT_HOST,
@@ -103,20 +108,18 @@ function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' {
 function parseArgsStrict(argv: readonly string[]) {
   // `pnpm sample-api -- --port 1` passes the `--` on; it separates nothing here.
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      credentials: { type: 'string', multiple: true },
-      'processing-delay': { type: 'string' },
-      control: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS });
 }
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  credentials: { type: 'string', multiple: true },
+  'processing-delay': { type: 'string' },
+  control: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
 
 const isDemo = (set: CredentialSet) =>
   DEMO_CREDENTIALS.some((demo) => demo.userId === set.userId && demo.secret === set.secret);
@@ -129,16 +132,20 @@ const isDemo = (set: CredentialSet) =>
  * status: 0 stopped, 1 could not listen, 2 bad options.
  */
 export async function runSampleApiCli(argv: readonly string[], io: CliIo = process): Promise<number> {
-  let config: CliConfig | 'help';
+  let config: CliConfig | 'help' | 'version';
   try {
     config = parse(argv, io.env ?? process.env);
   } catch (error) {
     if (!isSampleApiConfigurationError(error)) throw error;
-    io.stderr.write(`print-sample-api: ${error.message}\n\n${SAMPLE_API_USAGE}`);
+    io.stderr.write(usageLine('sample-api', error.message));
     return SAMPLE_API_EXIT.usage;
   }
   if (config === 'help') {
     io.stdout.write(SAMPLE_API_USAGE);
+    return SAMPLE_API_EXIT.stopped;
+  }
+  if (config === 'version') {
+    io.stdout.write(`@print-contracts/sample-api ${VERSION}\n`);
     return SAMPLE_API_EXIT.stopped;
   }
 
@@ -149,12 +156,12 @@ export async function runSampleApiCli(argv: readonly string[], io: CliIo = proce
     try {
       api = await startSampleApi({ ...config, credentials: config.credentials ?? DEMO_CREDENTIALS });
     } catch (error) {
-      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      io.stderr.write(`print-sample-api: ${reason}\n`);
+      const reason = (error instanceof Error ? error.message.split('\n')[0] : String(error)) ?? '';
       if (isSampleApiConfigurationError(error)) {
-        io.stderr.write(`\n${SAMPLE_API_USAGE}`);
+        io.stderr.write(usageLine('sample-api', reason));
         return SAMPLE_API_EXIT.usage;
       }
+      io.stderr.write(`sample-api: ${reason}\n`);
       return SAMPLE_API_EXIT.listenFailed;
     }
     io.stdout.write(`${banner(api, config).join('\n')}\n`);

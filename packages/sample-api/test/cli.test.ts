@@ -53,14 +53,14 @@ describe('runSampleApiCli refuses bad input', () => {
     { given: ['--credentials', 'bad\u0007id:secret'], reason: 'credentials[0].userId' },
     { given: ['--control=yes'], reason: "Option '--control' does not take an argument" },
     { given: ['serve'], reason: "Unexpected argument 'serve'" },
-  ])('exits 2 with one line of reason and the usage for $given', async ({ given, reason }) => {
+    { given: ['--prot', '1'], reason: "Unknown option '--prot'; did you mean --port?" },
+  ])('exits 2 with one line of reason pointing at --help for $given', async ({ given, reason }) => {
     const { io, out } = fakeIo();
     expect(await runSampleApiCli(given, io)).toBe(2);
-    const [first, second] = out.stderr.split('\n');
-    expect(first).toContain(reason);
-    expect(first?.startsWith('print-sample-api: ')).toBe(true);
-    expect(second).toBe('');
-    expect(out.stderr).toContain('Usage: print-sample-api');
+    expect(out.stderr.split('\n')).toEqual([expect.any(String), '']);
+    expect(out.stderr).toContain(reason);
+    expect(out.stderr).toMatch(/^sample-api: .* \(see pnpm sample-api --help\)\n$/);
+    expect(out.stderr).not.toContain('Usage:');
     expect(out.stderr).not.toMatch(/\n\s+at /);
     expect(out.stdout).toBe('');
   });
@@ -80,12 +80,18 @@ describe('runSampleApiCli refuses bad input', () => {
     },
   );
 
+  it('prints its version and exits 0 for --version', async () => {
+    const { io, out } = fakeIo();
+    expect(await runSampleApiCli(['--version'], io)).toBe(0);
+    expect(out.stdout).toMatch(/^@print-contracts\/sample-api \d+\.\d+\.\d+\n$/);
+  });
+
   it('exits 1 with one line when the port is taken', async () => {
     const taken = await startSampleApi();
     try {
       const { io, out } = fakeIo();
       expect(await runSampleApiCli(['--port', new URL(taken.origin).port], io)).toBe(1);
-      expect(out.stderr).toMatch(/^print-sample-api: .*EADDRINUSE.*\n$/);
+      expect(out.stderr).toMatch(/^sample-api: .*EADDRINUSE.*\n$/);
     } finally {
       await taken.close();
     }
@@ -279,8 +285,8 @@ describe('the built print-sample-api binary', () => {
   it('exits 2 with a one-line reason for a bad flag', async () => {
     const { out, exited } = start(['--port', 'eighty']);
     expect(await exited).toBe(2);
-    expect(out.stderr.split('\n')[0]).toBe(
-      'print-sample-api: --port must be a whole number from 0 to 65535, got "eighty"',
+    expect(out.stderr).toBe(
+      'sample-api: --port must be a whole number from 0 to 65535, got "eighty" (see pnpm sample-api --help)\n',
     );
   });
 });

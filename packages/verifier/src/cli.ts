@@ -29,7 +29,7 @@ function sink(stream: NodeJS.WriteStream) {
   stream.on('error', () => {
     open = false;
   });
-  return { write: (text: string) => open && stream.write(text) };
+  return { write: (text: string) => open && stream.write(text), isTTY: stream.isTTY === true };
 }
 
 process.exitCode = await runVerify(process.argv.slice(2), {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENV, redact } from '@print-contracts/client';
+import { ENV, redact, usageLine } from '@print-contracts/client';
 import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
 import { runCleanup } from './cleanup/cleanup.js';
@@ -31,6 +30,8 @@ import { type Replayed, replay } from './replay/replay.js';
 import { buildReport } from './report/build-report.js';
 import { withComparison } from './report/changes.js';
 import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
+import { wantsColour } from './report/console-style.js';
+import { KIT_NAME, KIT_VERSION } from './report/kit-version.js';
 import { teardownText } from './report/teardown-text.js';
 import { REPORT_FILES, writeReports } from './report/write-reports.js';
 import { settle } from './settle/settle.js';
@@ -52,7 +53,6 @@ export interface VerifyIo {
 
 /** After a signal, how long teardown may wait for orders still being created, at most. */
 const STOPPED_SETTLE_MS = 15_000;
-const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /**
  * `pnpm verify` as a function: options → plan → arrange → replay → settle → report, or
@@ -69,8 +69,12 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
       io.stdout.write(`${VERIFY_USAGE}\n`);
       return EXIT_CODES.passed;
     }
+    if (command.kind === 'version') {
+      io.stdout.write(`${KIT_NAME} ${KIT_VERSION}\n`);
+      return EXIT_CODES.passed;
+    }
     if (command.kind === 'verify') return await verify(command.options, io, secrets);
-    const reporter = new ConsoleReporter(io.stdout, { quiet: false, secrets });
+    const reporter = new ConsoleReporter(io.stdout, { detail: 'verbose', secrets });
     return await runCleanup(command, {
       say: (line) => reporter.say(line),
       env: io.env,
@@ -82,8 +86,8 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
     const message = error instanceof Error ? error.message : String(error);
     // Not one of the verifier's own errors: a bug. One line, no stack trace, no secret.
     const text = isVerifierError(error) ? message : `unexpected error: ${message}`;
-    const usage = isUsageError(error) ? ' (see pnpm verify --help)' : '';
-    io.stderr.write(`verify: ${redact(text, secrets)}${usage}\n`);
+    const line = redact(text, secrets);
+    io.stderr.write(isUsageError(error) ? usageLine('verify', line) : `verify: ${line}\n`);
     return EXIT_CODES.notStarted;
   }
 }
@@ -92,8 +96,10 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
 async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): Promise<ExitCode> {
   const startedAt = Date.now();
   const t0 = performance.now();
-  const reporter = new ConsoleReporter(io.stdout, { quiet: options.quiet, secrets });
+  const colour = wantsColour(io.stdout, io.env);
+  const reporter = new ConsoleReporter(io.stdout, { detail: options.detail, secrets, colour });
   const progress = (line: string) => reporter.progress(line);
+  const detail = (line: string) => reporter.detail(line);
   const stoppedBy = () => (io.signal?.aborted ? (io.signal.reason as StopSignal) : undefined);
   const scratch = await mkdtemp(join(tmpdir(), 'contract-verify-'));
   let started: StartedTarget | undefined;
@@ -116,6 +122,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       mode: target.mode,
       control: target.controlOrigin !== undefined,
       otherCredentials: target.credentials.other !== undefined,
+      only: options.only,
     });
     // The one owner of Pact's verifier process: started here, as arranging begins, stopped below.
     runner = new PactRunner();
@@ -138,7 +145,14 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     let replayed: Replayed | undefined;
     let broke: { error: unknown } | undefined;
     try {
-      const arrangement = await arrange(plan, { ...options, clients, ledger, signal: work.signal, progress });
+      const arrangement = await arrange(plan, {
+        ...options,
+        clients,
+        ledger,
+        signal: work.signal,
+        progress,
+        detail,
+      });
       replayed = await replay(arrangement, {
         runner,
         target,
@@ -150,10 +164,16 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
         scratch,
         emptyCaStore: options.broker ? undefined : PactRunner.emptyCaStore(scratch),
         broker: options.broker,
-        appVersion: PACKAGE_VERSION,
+        appVersion: KIT_VERSION,
         interrupted: () => stoppedBy() !== undefined,
         signal: work.signal,
-        progress,
+        progress: detail,
+        finished: (items) => {
+          for (const item of items) {
+            const { version, interaction } = item.arranged.planned;
+            reporter.verdict({ ...item, version, description: interaction.description });
+          }
+        },
       });
     } catch (error) {
       // A bug mid-run: what the run created is still torn down before it is reported.
@@ -163,7 +183,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       runner.stop();
     }
     const mine = ledger.open().filter((entry) => entry.run === ledger.run).length;
-    if (mine > 0) progress(`Teardown: settling ${mine} orders the run created`);
+    if (mine > 0) detail(`Teardown: settling ${mine} orders the run created`);
     const budget = settleBudget(io.signal);
     const settlement = await settle({
       ledger,
@@ -206,7 +226,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     reporter.results(report);
     const written = await writeReports(report, options.reportDir, secrets, replayed.pactOutput);
     const userIds = [target.credentials.main.userId, target.credentials.other?.userId ?? ''].filter(Boolean);
-    const creator = { name: '@print-contracts/verifier', version: PACKAGE_VERSION };
+    const creator = { name: '@print-contracts/verifier', version: KIT_VERSION };
     const harPath = join(options.reportDir, REPORT_FILES.har);
     const har = await writeHar(harPath, toHar(exchanges, { creator, secrets, userIds }), secrets);
     reporter.closing(report, [...written, har]);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,26 @@ const target = ['--base-url', 'http://127.0.0.1:9/api', '--mode', 'sample'];
 const credentials = { PRINT_API_USER_ID: 'someone', PRINT_API_SECRET: SECRET };
 
 const CASES: readonly Case[] = [
-  { given: 'an unknown flag', args: () => ['--bogus'], want: /Unknown option '--bogus'/ },
+  {
+    given: 'an unknown flag',
+    args: () => ['--bogus'],
+    want: /Unknown option '--bogus' \(see pnpm verify --help\)/,
+  },
+  {
+    given: 'a mistyped flag',
+    args: () => ['--stirct'],
+    want: /Unknown option '--stirct'; did you mean --strict\? \(see pnpm verify --help\)/,
+  },
+  {
+    given: 'an --only that matches no interaction',
+    args: (path) => ['--pact', path('good.json'), '--only', 'zebra'],
+    want: /--only "zebra" matches no interaction's description/,
+  },
+  {
+    given: '--quiet with --verbose',
+    args: () => ['--quiet', '--verbose'],
+    want: /--quiet and --verbose exclude each other/,
+  },
   {
     given: 'a literal -- then an unknown flag',
     args: () => ['--', '--bogus'],
@@ -115,6 +135,20 @@ const CASES: readonly Case[] = [
   },
 ];
 
+describe('the verify command with --version', () => {
+  it('prints the kit version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const { code, stdout, stderr } = await runCli(['--version'], { cwd: process.cwd() });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 0,
+      stdout: `@print-contracts/verifier ${version}\n`,
+      stderr: '',
+    });
+  });
+});
+
 describe.concurrent('the verify command with bad flags or bad pacts', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
   beforeAll(async () => {
@@ -124,6 +158,7 @@ describe.concurrent('the verify command with bad flags or bad pacts', () => {
     const [first] = fixtureInteractions('v1');
     const bad = (name: string, content: unknown) =>
       writeFile(space.path('bad', name), typeof content === 'string' ? content : JSON.stringify(content));
+    await writeFile(space.path('good.json'), JSON.stringify(fixturePact('v1')));
     await Promise.all([
       bad('not-json.json', '{ "consumer": '),
       bad('no-interactions.json', { consumer: { name: 'c' }, provider: { name: 'print-order-api-v1' } }),

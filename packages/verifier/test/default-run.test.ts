@@ -60,20 +60,38 @@ describe('the --strict flag', () => {
     await space.remove();
   });
 
+  const run = async (strict: boolean) => {
+    const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+    const flags = verifyArgs({
+      baseUrl: api.url,
+      mode: 'sample',
+      pact: space.path('pacts'),
+      reports: space.path(`r-${strict}`),
+    });
+    const code = await runVerify(strict ? [...flags, '--strict'] : flags, output.io);
+    return { code, stdout: output.stdout() };
+  };
+
   it('turns interactions not verifiable here into failures (exit 1)', async () => {
-    const run = async (strict: boolean) => {
-      const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
-      const flags = verifyArgs({
-        baseUrl: api.url,
-        mode: 'sample',
-        pact: space.path('pacts'),
-        reports: space.path(`r-${strict}`),
-      });
-      return runVerify(strict ? [...flags, '--strict'] : flags, output.io);
-    };
-    expect(await run(false)).toBe(0);
-    expect(await run(true)).toBe(1);
+    expect((await run(false)).code).toBe(0);
+    expect((await run(true)).code).toBe(1);
     const junit = readFileSync(space.path('r-true', REPORT_FILES.junit), 'utf8');
     expect(junit).toContain('type="not-verifiable"');
+  });
+
+  it('says why a run with no failure exits 1: --strict counts the interactions not verifiable here', async () => {
+    const { code, stdout } = await run(true);
+    expect(code).toBe(1);
+    const report = JSON.parse(readFileSync(space.path('r-true', REPORT_FILES.json), 'utf8')) as RunReport;
+    expect(report.totals.failed).toBe(0);
+    expect(stdout).toContain('not verifiable here (failures under --strict)');
+    expect(report.totals.notVerifiable).toBeGreaterThan(0);
+    expect(stdout).toMatch(
+      /^Exit 1: no contract broke, but \d+ interactions? (was|were) not verifiable here and --strict counts them as failures\.$/m,
+    );
+    const markdown = readFileSync(space.path('r-true', REPORT_FILES.markdown), 'utf8');
+    expect(markdown).not.toContain('the target broke the contract');
+    expect(markdown).toContain('no contract broke, but');
+    expect(markdown).toContain('--strict counts as failures');
   });
 });

@@ -66,7 +66,7 @@ describe('the verify command in live mode', () => {
         mode: 'live',
         pact: space.path('pacts'),
         reports: space.path('reports'),
-        extra: ['--order-fixture', space.path('order.json')],
+        extra: ['--order-fixture', space.path('order.json'), '--verbose'],
       }),
       // Only the main credential set; the self-signed loopback certificate is trusted for this run.
       {

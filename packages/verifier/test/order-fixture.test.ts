@@ -3,6 +3,7 @@ import { workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUsageError } from '../src/errors/usage-error.js';
 import { readOrderBodies } from '../src/options/order-fixture.js';
+import { VERIFY_USAGE } from '../src/options/usage.js';
 
 /** The order fixture the README shows, as a user would copy it. */
 const README_EXAMPLE = (() => {
@@ -64,5 +65,12 @@ describe('an --order-fixture file', () => {
 
   it('is refused when it is neither a body nor a pair of bodies', () => {
     expect(usageMessage({ v3: README_EXAMPLE })).toContain('got keys v3');
+  });
+});
+
+describe('the --order-fixture help', () => {
+  it('says what a fixture with "testOrder": false gets: refused with exit 2', () => {
+    expect(VERIFY_USAGE).not.toContain('testOrder is forced true');
+    expect(VERIFY_USAGE).toContain('"testOrder": false is\n                            refused (exit 2)');
   });
 });

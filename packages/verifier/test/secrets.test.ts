@@ -128,6 +128,11 @@ describe('the verify command with a secret holding a non-ASCII character', () =>
       );
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/refused the main credentials/);
+      // The fix, not only the cause: where the credentials come from, and that the set may be revoked.
+      expect(result.stderr).toContain(
+        'check PRINT_API_USER_ID and PRINT_API_SECRET (or --user-id and --secret-file)',
+      );
+      expect(result.stderr).toContain('revoked or rotated');
       const forms = secretForms(secret, ['demo-user']);
       expect(forms.length).toBeGreaterThan(4);
       for (const text of [result.stdout, result.stderr])

@@ -44,7 +44,7 @@ describe('the verify command stopped mid-run', () => {
       extra: ['--creation-timeout', '20000', ...extra],
     });
     const run = spawnCli(args, { cwd: space.dir, env: cliEnv(credentialEnv(api)) });
-    await run.waitFor('Plan:');
+    await run.waitFor('Verifying ');
     return run;
   };
 
@@ -152,7 +152,7 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
           control: true,
           pact: pacts,
           reports,
-          extra: ['--creation-timeout', '600000'],
+          extra: ['--creation-timeout', '600000', '--verbose'],
         }),
         { cwd: space.dir, env: cliEnv(credentialEnv(api)) },
       );

@@ -59,6 +59,12 @@ describe('the verifier with a target it cannot reach or trust', () => {
       /could not be found \(DNS\)/,
     ],
     [
+      'an https URL to a server that speaks plain HTTP',
+      async (): Promise<string> => counted.url.replace('http://', 'https://'),
+      'live',
+      /does not speak TLS on that port; if it serves plain HTTP, use an http:\/\/ URL/,
+    ],
+    [
       'a certificate no CA vouches for',
       async (): Promise<string> => tls.url,
       'live',

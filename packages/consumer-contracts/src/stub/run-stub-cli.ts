@@ -1,13 +1,16 @@
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import {
   API_VERSIONS,
   type ApiVersion,
+  argsProblem,
   DEFAULT_VERSION_HEADER,
   SECRET_HEADER,
   STOP_SIGNALS,
   type StopSources,
   USER_ID_HEADER,
   untilStopped,
+  usageLine,
   versionHeaderValue,
 } from '@print-contracts/client';
 import { CONTRACTS_DIR } from '../contracts-dir.js';
@@ -46,6 +49,7 @@ Options:
   --contracts-dir <dir>   Folder of the pact files (default: the committed contracts/)
   --table                 Print the table of interactions (request + state → answer) and exit
   -h, --help              Show this help
+  --version               Print the package version
 
 It stops on SIGINT (Ctrl-C), SIGTERM or SIGHUP, and when the process that started it exits;
 the stub server process it starts never outlives it, even when this one is killed with SIGKILL.
@@ -55,17 +59,21 @@ Exit status: 0 stopped, 1 the stub server failed or ended by itself, 2 bad optio
 /** The `print-contracts-stub` command (`pnpm stub`); resolves to its exit status. */
 export async function runStubCli(argv: readonly string[], io: StubCliIo = process): Promise<number> {
   const fail = (reason: string) => {
-    io.stderr.write(`print-contracts-stub: ${reason}\n\n${STUB_USAGE}`);
+    io.stderr.write(usageLine('stub', reason));
     return STUB_EXIT.usage;
   };
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(argv[0] === '--' ? argv.slice(1) : argv).values;
   } catch (error) {
-    return fail(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
+    return fail(argsProblem(error, Object.keys(OPTIONS)));
   }
   if (values.help) {
     io.stdout.write(STUB_USAGE);
+    return STUB_EXIT.stopped;
+  }
+  if (values.version) {
+    io.stdout.write(`@print-contracts/consumer-contracts ${VERSION}\n`);
     return STUB_EXIT.stopped;
   }
   const version = values['api-version'];
@@ -87,7 +95,7 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
   } catch (error) {
     // A missing or unreadable pact file is the user's to fix: one line, no stack trace.
     if (!isStubServerError(error) && !isPactOutputError(error)) throw error;
-    io.stderr.write(`print-contracts-stub: ${error.message}\n`);
+    io.stderr.write(`stub: ${error.message}\n`);
     return STUB_EXIT.failed;
   }
 }
@@ -124,7 +132,7 @@ async function serve(
       return STUB_EXIT.stopped;
     }
     io.stderr.write(
-      `print-contracts-stub: the Pact stub server ended by itself (${ended.signal ? `signal ${ended.signal}` : `exit status ${ended.code}`})\n`,
+      `stub: the Pact stub server ended by itself (${ended.signal ? `signal ${ended.signal}` : `exit status ${ended.code}`})\n`,
     );
     return STUB_EXIT.failed;
   } finally {
@@ -133,17 +141,17 @@ async function serve(
   }
 }
 
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+const OPTIONS = {
+  'api-version': { type: 'string' },
+  port: { type: 'string' },
+  'contracts-dir': { type: 'string' },
+  table: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
 function parse(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      'api-version': { type: 'string' },
-      port: { type: 'string' },
-      'contracts-dir': { type: 'string' },
-      table: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: [...args], strict: true, allowPositionals: false, options: OPTIONS });
 }

@@ -155,10 +155,20 @@ describe('print-contracts-stub', () => {
     [['--api-version', 'v9'], '--api-version'],
     [['--port', 'eighty'], '--port'],
     [['--verbose'], '--verbose'],
-  ])('given %j exits 2 naming %s', async (argv, named) => {
+    [['--tabel'], "Unknown option '--tabel'; did you mean --table?"],
+  ])('given %j exits 2 with one line naming %s, pointing at --help', async (argv, named) => {
     const run = io();
     expect(await runStubCli(argv, run.io)).toBe(2);
-    expect(run.err.join('').split('\n')[0]).toContain(named);
+    const text = run.err.join('');
+    expect(text.split('\n')).toEqual([expect.any(String), '']);
+    expect(text).toContain(named);
+    expect(text).toMatch(/^stub: .* \(see pnpm stub --help\)\n$/);
+  });
+
+  it('prints its version and exits 0 for --version', async () => {
+    const run = io();
+    expect(await runStubCli(['--version'], run.io)).toBe(0);
+    expect(run.out.join('')).toMatch(/^@print-contracts\/consumer-contracts \d+\.\d+\.\d+\n$/);
   });
 
   it('prints the table of every interaction with --table, and exits 0', async () => {

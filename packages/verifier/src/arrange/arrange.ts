@@ -33,7 +33,12 @@ export interface Arrangement {
   readonly missing: ReadonlySet<string>;
 }
 
-export type ArrangeOptions = CreateOptions & { readonly progress: (line: string) => void };
+export type ArrangeOptions = CreateOptions & {
+  /** The waits' lines (a user needs them during a long wait). */
+  readonly progress: (line: string) => void;
+  /** Each state as it is reached (`--verbose`); default: `progress`. */
+  readonly detail?: (line: string) => void;
+};
 
 /** The arrange stage: reaches every fixture of the plan once, all at once, and says how as each settles. */
 export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arrangement> {
@@ -62,7 +67,9 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
         void result.then((outcome) => {
           reached.add(fixture.key);
           waiting();
-          options.progress(stateLine(plan, fixture, outcome, Math.round(performance.now() - started)));
+          (options.detail ?? options.progress)(
+            stateLine(plan, fixture, outcome, Math.round(performance.now() - started)),
+          );
         });
       }),
   );

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_BASE_PATH, API_VERSIONS, withoutUserInfo } from '@print-contracts/client';
+import { API_BASE_PATH, API_VERSIONS, argsProblem, withoutUserInfo } from '@print-contracts/client';
 import { UsageError } from '../errors/usage-error.js';
 import { brokerAuth, checkBrokerUrl } from './broker-connection.js';
 import { comparisonInputs } from './comparison.js';
@@ -26,6 +26,8 @@ const OPTIONS = {
   ledger: { type: 'string' },
   strict: { type: 'boolean' },
   quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  only: { type: 'string', multiple: true },
   cleanup: { type: 'boolean' },
   'request-timeout': { type: 'string' },
   'creation-timeout': { type: 'string' },
@@ -42,6 +44,7 @@ const OPTIONS = {
   openapi: { type: 'string' },
   'fail-on-drift': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
@@ -76,10 +79,11 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   try {
     ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
-    const [line = ''] = (error as Error).message.split('\n');
-    throw new UsageError(line.replace(/\. To specify a positional argument.*$/, ''));
+    throw new UsageError(argsProblem(error, Object.keys(OPTIONS)));
   }
   if (values.help) return { kind: 'help' as const };
+  if (values.version) return { kind: 'version' as const };
+  if (values.quiet && values.verbose) throw new UsageError('--quiet and --verbose exclude each other');
 
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
   const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
@@ -112,6 +116,10 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     ledgerPath,
     strict: values.strict ?? false,
     quiet: values.quiet ?? false,
+    /** The console's detail: `--quiet` the matrix and summary, `--verbose` every step. */
+    detail: values.quiet ? ('quiet' as const) : values.verbose ? ('verbose' as const) : ('normal' as const),
+    /** `--only`: replay just the interactions whose description holds one of these texts. */
+    only: onlyTexts(values.only),
     requestTimeoutMs,
     ...waits(target.kind === 'url' ? target.mode : 'sample', target.kind === 'embedded' ? 50 : 1_000),
     /** Further tries of a request answered 429 or 503, or not answered at all. */
@@ -125,6 +133,13 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   };
   checkWritable(reportDir, ledgerPath);
   return { kind: 'verify' as const, options };
+}
+
+function onlyTexts(texts: readonly string[] | undefined): readonly string[] | undefined {
+  if (texts === undefined) return undefined;
+  const empty = texts.find((text) => text.trim() === '');
+  if (empty !== undefined) throw new UsageError('--only needs a text the interaction descriptions contain');
+  return texts;
 }
 
 type NumberFlag = 'request-timeout' | 'creation-timeout' | 'poll-interval' | 'processing-delay' | 'retries';

@@ -39,7 +39,11 @@ Contracts and reports
   --known-findings FILE     Acknowledged findings, each with its reason and expiry date
                             (default: contracts/known-findings/known-findings.json, if present).
                             One in force excuses what it names; an expired one excuses nothing.
+  --only TEXT               Replay only the interactions whose description contains TEXT (any
+                            case); repeatable. Their provider states are arranged as usual.
   --quiet                   Print only the matrix and the summary.
+  --verbose                 Also print each state arranged, each request replayed and the
+                            teardown (by default: a line per interaction, the waits, the matrix).
   --openapi DIR             The OpenAPI documents each answer is compared with for drift
                             (default: contracts/openapi/ when present). Every run also writes
                             the exchanges with the target, redacted, as <report-dir>/verify-exchanges.har.
@@ -49,7 +53,9 @@ Contracts and reports
 Orders
   --order-fixture FILE      The create body to order with: one JSON create body, or
                             {"v1": body, "v2": body} (default: the kit's example order).
-                            testOrder is forced true; the reference is the run's own.
+                            testOrder may be left out (it is set true); "testOrder": false is
+                            refused (exit 2): the verifier creates test orders only. The
+                            reference is replaced by the run's own.
   --cleanup                 Cancel what an interrupted run left, then exit: the orders in the
                             ledger, and those with its run reference where a create got no answer.
   --request-timeout MS      Bound on each request to the target (default 10000).
@@ -74,6 +80,7 @@ Pact Broker (instead of contracts/ when PACT_BROKER_BASE_URL or --broker-url is 
   --publish                 Publish the verification results to the broker (needs --provider-version).
 
   --help                    Show this help.
+  --version                 Print the kit's version.
 
 Exit status
   ${EXIT_CODES.passed}    every verifiable interaction passed

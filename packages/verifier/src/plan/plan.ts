@@ -1,5 +1,6 @@
 import { API_BASE_PATH, type ApiVersion, canonicalJson, findProviderState } from '@print-contracts/client';
 import { UnknownStateError } from '../errors/unknown-state-error.js';
+import { UsageError } from '../errors/usage-error.js';
 import type { TargetMode } from '../options/verify-options.js';
 import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
 import type { FixtureRequest } from './fixture-spec.js';
@@ -60,6 +61,8 @@ export interface PlanOptions {
   readonly mode: TargetMode;
   readonly control: boolean;
   readonly otherCredentials: boolean;
+  /** `--only`: just the interactions whose description contains one of these texts (any case). */
+  readonly only?: readonly string[] | undefined;
 }
 
 /**
@@ -68,11 +71,19 @@ export interface PlanOptions {
  * gets its own, so an update or a cancel never disturbs another.
  */
 export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Plan {
+  const chosen = chooser(options.only);
   const interactions = pacts.flatMap((pact, pactIndex) =>
-    pact.interactions.map((interaction) =>
-      planInteraction(pact, interaction, `${pact.version}:${pactIndex}:${interaction.index}`, options),
-    ),
+    pact.interactions
+      .filter((interaction) => chosen(interaction.description))
+      .map((interaction) =>
+        planInteraction(pact, interaction, `${pact.version}:${pactIndex}:${interaction.index}`, options),
+      ),
   );
+  if (interactions.length === 0 && options.only) {
+    throw new UsageError(
+      `--only ${options.only.map((text) => JSON.stringify(text)).join(', --only ')} matches no interaction's description in the pacts`,
+    );
+  }
   const fixtures = [
     ...new Map(interactions.flatMap((item) => item.fixtures).map((item) => [item.key, item])).values(),
   ];
@@ -85,6 +96,13 @@ export function planRun(pacts: readonly LoadedPact[], options: PlanOptions): Pla
   ).length;
   const replayed = interactions.filter((item) => !item.decided && item.creates).length;
   return { pacts, interactions, fixtures, plannedCreates: arranged + replayed };
+}
+
+/** Whether `--only` keeps a description: it contains one of the texts, in any case; all without `--only`. */
+function chooser(only: readonly string[] | undefined): (description: string) => boolean {
+  if (!only) return () => true;
+  const texts = only.map((text) => text.toLowerCase());
+  return (description) => texts.some((text) => description.toLowerCase().includes(text));
 }
 
 function planInteraction(

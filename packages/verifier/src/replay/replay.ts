@@ -46,7 +46,10 @@ export interface ReplayOptions
   readonly broker: BrokerOptions | undefined;
   readonly appVersion: string;
   readonly interrupted: () => boolean;
+  /** Each request replayed, as the proxy sees it. */
   readonly progress: (line: string) => void;
+  /** The interactions of one run of Pact's verifier, once it has judged them. */
+  readonly finished?: (items: readonly ReplayedInteraction[]) => void;
 }
 
 /** What the pacts of one replay share. */
@@ -65,7 +68,13 @@ export async function replay(arrangement: Arrangement, options: ReplayOptions): 
   const wave = (items: readonly ArrangedInteraction[]) => {
     const pacts = [...new Set(items.map((item) => item.planned.pact))];
     const mine = (pact: LoadedPact) => items.filter((item) => item.planned.pact === pact);
-    return Promise.all(pacts.map((pact) => replayPact(pact, jobs++, mine(pact), context)));
+    return Promise.all(
+      pacts.map(async (pact) => {
+        const replayed = await replayPact(pact, jobs++, mine(pact), context);
+        options.finished?.(replayed.interactions);
+        return replayed;
+      }),
+    );
   };
   const first = new Set(arrangement.ready.map((item) => item.planned.id));
   // Publishing, Pact publishes one result per pact: one run per pact takes all its interactions.

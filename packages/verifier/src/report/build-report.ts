@@ -9,6 +9,7 @@ import type { Replayed } from '../replay/replay.js';
 import type { Settlement } from '../settle/settle.js';
 import type { Target } from '../target/target.js';
 import type { RetrySummary } from '../target/transport.js';
+import { KIT_NAME, KIT_VERSION } from './kit-version.js';
 import { printable } from './model.js';
 
 /** What the report stage reads besides the stages' results. */
@@ -65,7 +66,9 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
   const { kind, baseUrl, mode, controlOrigin } = context.target;
   const exchanges = replayed.interactions.flatMap((item) => item.exchanges);
   return {
-    tool: '@print-contracts/verifier',
+    tool: KIT_NAME,
+    /** The kit's version that wrote the report. */
+    version: KIT_VERSION,
     startedAt: new Date(context.startedAt).toISOString(),
     durationMs: Math.round(context.durationMs),
     target: { kind, baseUrl, mode, control: controlOrigin !== undefined },

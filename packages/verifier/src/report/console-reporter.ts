@@ -1,9 +1,11 @@
 import { redact } from '@print-contracts/client';
 import { driftConsoleLines } from '../drift/render.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import type { VerifyOptions } from '../options/verify-options.js';
-import { type Plan, VERDICT_WORDS } from '../plan/plan.js';
+import { type Plan, VERDICT_WORDS, type Verdict } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
 import { changeSections, changesHeadline } from './changes.js';
+import { paint, type Style } from './console-style.js';
 import {
   type InteractionReport,
   matrixRows,
@@ -12,98 +14,152 @@ import {
   versionsOf,
   withVerdict,
 } from './model.js';
+import { failedWithoutBreak } from './outcome-text.js';
 import { retriesText } from './retries-text.js';
 import { teardownText } from './teardown-text.js';
 
-/** Where the console reporter writes: `process.stdout`, or a buffer in tests. */
+/** Where the console reporter writes: `process.stdout`, or a buffer in tests; `isTTY` asks for colour. */
 export interface TextSink {
   write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+/**
+ * How much the console says: `quiet` the matrix and the summary; `normal` also a line per
+ * interaction as it finishes and the waits; `verbose` also every state, request and teardown step.
+ */
+export type ConsoleDetail = 'quiet' | 'normal' | 'verbose';
+
+export interface ConsoleOptions {
+  readonly detail: ConsoleDetail;
+  readonly secrets: readonly string[];
+  /** ANSI colour (a terminal without `NO_COLOR`); see `wantsColour`. */
+  readonly colour?: boolean;
+}
+
+/** One interaction's outcome, as the replay settles it. */
+export interface VerdictLine {
+  readonly version: string;
+  readonly description: string;
+  readonly verdict: Verdict;
+  readonly ms: number | undefined;
+  readonly reason: string | undefined;
 }
 
 const MAX_LABEL = 64;
-const COLUMN = 20;
 /** Reasons can be long (a schema's every complaint); the JSON report keeps them whole. */
 const MAX_REASON = 240;
-const MARKS: Readonly<Record<InteractionReport['verdict'], string>> = {
+const GAP = '  ';
+const MARKS: Readonly<Record<Verdict, string>> = {
   verified: '✓',
   failed: '✗',
   'not-verifiable': '○',
   'target-unavailable': '⚠',
   'not-run': '·',
 };
+const STYLES: Readonly<Record<Verdict, Style>> = {
+  verified: 'green',
+  failed: 'red',
+  'not-verifiable': 'yellow',
+  'target-unavailable': 'yellow',
+  'not-run': 'dim',
+};
 const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
-const reason = (item: InteractionReport) => clip(item.reason ?? '', MAX_REASON);
-const word = (item: InteractionReport | undefined) => (item ? VERDICT_WORDS[item.verdict] : '—');
+const reason = (item: { reason?: string | undefined }) => clip(item.reason ?? '', MAX_REASON);
+
+/** A piece of a line: text from anywhere (made safe), in a style when the console has colour. */
+type Part = string | readonly [text: string, style: Style | undefined];
 
 /**
- * Console output of a run: progress while it runs, then the matrix and the summary. Every
- * line is redacted, so no secret reaches the console even if the target echoes one.
+ * Console output of a run: a line per interaction as it finishes, then the matrix and the summary.
+ * Every line is redacted and its control characters made visible, so no secret and no forged
+ * escape reaches the console; colour is added after that, by the reporter only.
  */
 export class ConsoleReporter {
   readonly #out: TextSink;
-  readonly #options: { readonly quiet: boolean; readonly secrets: readonly string[] };
+  readonly #options: ConsoleOptions;
 
-  constructor(out: TextSink, options: { quiet: boolean; secrets: readonly string[] }) {
+  constructor(out: TextSink, options: ConsoleOptions) {
     this.#out = out;
     this.#options = options;
   }
 
+  #line(...parts: Part[]): void {
+    const { secrets, colour = false } = this.#options;
+    const text = parts
+      .map((part) => {
+        const [raw, style] = typeof part === 'string' ? [part, undefined] : part;
+        return paint(colour, style, printable(redact(raw, secrets)));
+      })
+      .join('');
+    this.#out.write(`${text}\n`);
+  }
+
   /** A line that always prints: secrets redacted, control characters made visible. */
   say(text: string): void {
-    this.#out.write(`${printable(redact(text, this.#options.secrets))}\n`);
+    this.#line(text);
   }
 
-  /** A progress line, left out with `--quiet`. */
+  /** A line a user needs during a long run (a wait, what the run is about to do); left out with `--quiet`. */
   progress(text: string): void {
-    if (!this.#options.quiet) this.say(text);
+    if (this.#options.detail !== 'quiet') this.say(text);
   }
 
-  /** What the run is about to verify, and with which orders. */
+  /** A step of the run (a state arranged, a request replayed, teardown); only with `--verbose`. */
+  detail(text: string): void {
+    if (this.#options.detail === 'verbose') this.say(text);
+  }
+
+  /** One interaction as it finishes: mark, version, description, time, and why when not verified. */
+  verdict(item: VerdictLine): void {
+    if (this.#options.detail === 'quiet') return;
+    const time = item.ms === undefined ? '' : ` (${item.ms} ms)`;
+    const why = item.verdict === 'verified' ? '' : ` — ${reason(item)}`;
+    const word = item.verdict === 'verified' ? '' : ` ${VERDICT_WORDS[item.verdict]}`;
+    this.#line(
+      '  ',
+      [MARKS[item.verdict], STYLES[item.verdict]],
+      ` ${item.version} ${item.description}`,
+      [word, STYLES[item.verdict]],
+      [time, 'dim'],
+      why,
+    );
+  }
+
+  /** What the run is about to verify: one line, or with `--verbose` the pacts, the plan and the orders. */
   announce(target: Target, plan: Plan, options: Pick<VerifyOptions, 'apiVersions' | 'orderBodies'>): void {
     const where =
       target.kind === 'embedded'
-        ? `embedded sample API at ${target.baseUrl}`
+        ? `the embedded sample API at ${target.baseUrl}`
         : `${target.baseUrl} (mode ${target.mode})`;
+    const perVersion = new Map<string, number>();
+    for (const item of plan.interactions)
+      perVersion.set(item.version, (perVersion.get(item.version) ?? 0) + 1);
+    const versions = [...perVersion].map(([version, many]) => `${version} ${many}`).join(', ');
+    const count = plan.interactions.length;
     this.progress(
-      `Contract verification of ${where}, control surface ${target.controlOrigin ? 'on' : 'off'}`,
+      `Verifying ${where}, control surface ${target.controlOrigin ? 'on' : 'off'}: ${count} interaction${count === 1 ? '' : 's'} (${versions})`,
     );
     for (const { label, consumer, provider, interactions } of plan.pacts) {
-      this.progress(`  pact ${label}: ${consumer} → ${provider}, ${interactions.length} interactions`);
+      this.detail(`  pact ${label}: ${consumer} → ${provider}, ${interactions.length} interactions`);
     }
     const decided = plan.interactions.filter((item) => item.decided).length;
-    this.progress(
-      `Plan: ${plan.interactions.length - decided} to replay, ${decided} decided without replay, ${plan.fixtures.length} states to arrange`,
+    this.detail(
+      `Plan: ${count - decided} to replay, ${decided} decided without replay, ${plan.fixtures.length} states to arrange`,
     );
     for (const version of options.apiVersions) {
-      this.progress(`  orders it creates in ${version}: ${options.orderBodies.source[version]}`);
+      this.detail(`  orders it creates in ${version}: ${options.orderBodies.source[version]}`);
     }
   }
 
-  /** Each verdict, the matrix interaction × version, failures and reasons, then totals. */
+  /** The changes since the baseline, the matrix interaction × version, failures and reasons, then totals. */
   results(report: RunReport): void {
-    for (const item of report.interactions) {
-      const time = item.ms === undefined ? '' : ` (${item.ms} ms)`;
-      const why = item.verdict === 'verified' ? '' : ` — ${reason(item)}`;
-      this.progress(`  ${MARKS[item.verdict]} ${item.version} ${item.description}${time}${why}`);
-    }
     this.#changes(report);
-    const versions = versionsOf(report);
-    const names = versions.map(({ version }) => version);
-    const rows = matrixRows(report.interactions);
-    const width = Math.min(MAX_LABEL, Math.max(11, ...rows.map((row) => row.label.length)));
-    const line = (label: string, cells: string[]) =>
-      this.say(`${label.padEnd(width)}  ${cells.map((cell) => cell.padEnd(COLUMN)).join('')}`.trimEnd());
-    this.say('');
-    line('Interaction', names);
-    line('-'.repeat(width), Array(names.length).fill('-'.repeat(COLUMN - 2)));
-    for (const row of rows) {
-      const words = names.map((version) => word(row.cells[version]));
-      line(clip(row.label, width), words);
-    }
+    this.#matrix(report);
     const failed = withVerdict(report, 'failed');
     if (failed.length > 0) {
       this.say('');
-      this.say('Failures:');
+      this.#line(['Failures:', 'bold']);
       for (const item of failed) {
         this.say(`  ${item.version} ${item.description} — ${item.request}`);
         this.say(`      ${reason(item)}`);
@@ -118,7 +174,7 @@ export class ConsoleReporter {
       const items = withVerdict(report, verdict);
       if (items.length === 0) continue;
       this.say('');
-      this.say(title);
+      this.#line([title, 'bold']);
       for (const item of items) this.say(`  ${item.version} ${item.description} — ${reason(item)}`);
     }
     if (report.findings.length > 0) this.say('');
@@ -128,17 +184,58 @@ export class ConsoleReporter {
     for (const line of driftConsoleLines(report.drift)) this.say(line);
     const retried = retriesText(report.retries);
     if (retried) this.say(retried);
+    this.say('');
+    this.#summary(report);
+  }
+
+  /** The matrix, each column as wide as its widest cell: cells never run together. */
+  #matrix(report: RunReport): void {
+    const versions = versionsOf(report).map(({ version }) => version);
+    const rows = matrixRows(report.interactions).map((row) => ({
+      label: clip(row.label, MAX_LABEL),
+      cells: versions.map((version) => row.cells[version]),
+    }));
+    const width = Math.max(11, ...rows.map((row) => row.label.length));
+    const word = (item: InteractionReport | undefined) => (item ? VERDICT_WORDS[item.verdict] : '—');
+    const columns = versions.map((version, index) =>
+      Math.max(version.length, ...rows.map((row) => word(row.cells[index]).length)),
+    );
+    const cell = (text: string, index: number, style?: Style): Part[] => [
+      GAP,
+      [text, style],
+      index === columns.length - 1 ? '' : ' '.repeat((columns[index] ?? 0) - text.length),
+    ];
+    this.say('');
+    this.#line(['Interaction'.padEnd(width), 'bold'], ...versions.flatMap((v, i) => cell(v, i, 'bold')));
+    this.#line('-'.repeat(width), ...columns.flatMap((size, i) => cell('-'.repeat(size), i)));
+    for (const row of rows) {
+      const cells = row.cells.flatMap((item, i) => cell(word(item), i, item ? STYLES[item.verdict] : 'dim'));
+      this.#line(row.label.padEnd(width), ...cells);
+    }
+  }
+
+  /** The totals, and when the run fails with no contract broken, what made it fail. */
+  #summary(report: RunReport): void {
     const { totals } = report;
     const unavailable =
       (totals.targetUnavailable > 0 ? `, ${totals.targetUnavailable} target unavailable` : '') +
       (totals.notRun > 0 ? `, ${totals.notRun} not run` : '');
-    const byVersion = versions.map(
+    const strictly = report.strict && totals.notVerifiable > 0 ? ' (failures under --strict)' : '';
+    const byVersion = versionsOf(report).map(
       ({ version, counts }) => `${version} ${counts.verified}/${counts.total} verified`,
     );
-    this.say('');
-    this.say(
-      `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here${unavailable} (${byVersion.join(', ')}) in ${(report.durationMs / 1000).toFixed(2)} s`,
-    );
+    const style: Style =
+      report.exitCode === EXIT_CODES.passed
+        ? 'green'
+        : report.exitCode === EXIT_CODES.failed
+          ? 'red'
+          : 'yellow';
+    this.#line([
+      `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here${strictly}${unavailable} (${byVersion.join(', ')}) in ${(report.durationMs / 1000).toFixed(2)} s`,
+      style,
+    ]);
+    const why = failedWithoutBreak(report);
+    if (why) this.#line([why, style]);
   }
 
   /** What changed since the baseline, and the acknowledged findings: before the matrix. */

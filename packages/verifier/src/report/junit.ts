@@ -1,4 +1,5 @@
 import { changeSections } from './changes.js';
+import { KIT_NAME } from './kit-version.js';
 import { type InteractionReport, type RunReport, versionsOf } from './model.js';
 
 const xml = (text: string) =>
@@ -57,6 +58,10 @@ export function junitXml(report: RunReport): string {
     const name = xml(suite.name);
     const time = suite.cases.reduce((sum, item) => sum + (item.ms ?? 0), 0);
     lines.push(`  <testsuite name="${name}" ${tally(suite.cases, time)}>`);
+    lines.push('    <properties>');
+    lines.push(`      <property name="tool" value="${xml(KIT_NAME)}"/>`);
+    lines.push(`      <property name="version" value="${xml(report.version)}"/>`);
+    lines.push('    </properties>');
     for (const item of suite.cases) {
       const open = `    <testcase classname="${name}" name="${xml(item.name)}" time="${seconds(item.ms)}"`;
       lines.push(...(item.child ? [`${open}>`, `      ${item.child}`, '    </testcase>'] : [`${open}/>`]));

@@ -2,7 +2,9 @@ import { driftMarkdown } from '../drift/render.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { Verdict } from '../plan/plan.js';
 import { changeSections, changesHeadline } from './changes.js';
+import { KIT_NAME } from './kit-version.js';
 import { matrixRows, type RunReport, versionsOf, withVerdict } from './model.js';
+import { failedWithoutBreak } from './outcome-text.js';
 import { teardownText } from './teardown-text.js';
 
 const SYMBOLS: Readonly<Record<Verdict, string>> = {
@@ -27,7 +29,11 @@ export function markdownSummary(report: RunReport): string {
         : '✅ every verifiable interaction honours the contract'
       : report.exitCode === EXIT_CODES.targetUnavailable
         ? '⚠️ the target became unavailable (no contract broke)'
-        : '❌ the target broke the contract';
+        : failedWithoutBreak(report) !== undefined
+          ? report.strict && totals.notVerifiable > 0
+            ? `❌ no contract broke, but ${totals.notVerifiable} not verifiable here, which --strict counts as failures`
+            : '❌ no contract broke, but answers drifted from the OpenAPI description (--fail-on-drift)'
+          : '❌ the target broke the contract';
   const lines = [
     '# Contract verification',
     '',
@@ -71,7 +77,7 @@ export function markdownSummary(report: RunReport): string {
   if (problems.length > 0) lines.push('', '## Problems', '');
   for (const problem of problems) lines.push(`- ${cell(problem)}`);
   lines.push(...driftMarkdown(report.drift));
-  lines.push('', teardownText(report.teardown), '');
+  lines.push('', teardownText(report.teardown), '', `<sub>${KIT_NAME} ${report.version}</sub>`, '');
   return lines.join('\n');
 }
 

@@ -1,5 +1,6 @@
 import {
   describeTransportFailure,
+  ENV,
   notConnected,
   parseRetryAfter,
   SECRET_HEADER,
@@ -10,6 +11,7 @@ import {
 import { CONTROL_BASE_PATH, FAULTS_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { TargetError } from '../errors/target-error.js';
+import { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from '../options/credentials.js';
 import type { Target } from './target.js';
 import type { Transport } from './transport.js';
 
@@ -71,8 +73,12 @@ export async function preflight(
       [SECRET_HEADER]: credentials.secret,
     });
     if (status === 401 || status === 403) {
+      const where =
+        which === 'main'
+          ? `${ENV.userId} and ${ENV.secret} (or --user-id and --secret-file)`
+          : `${OTHER_USER_ID_ENV} and ${OTHER_SECRET_ENV} (or --other-user-id and --other-secret-file)`;
       throw new TargetError(
-        `the target refused the ${which} credentials (user "${credentials.userId}", status ${status}) on GET ${orders.pathname}`,
+        `the target refused the ${which} credentials (user "${credentials.userId}", status ${status}) on GET ${orders.pathname}; check ${where}: the secret may be mistyped, or the set revoked or rotated at the vendor`,
       );
     }
   });

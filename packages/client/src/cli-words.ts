@@ -1,0 +1,54 @@
+/**
+ * What every command line of the kit says the same way: one usage line that points at `--help`,
+ * and "did you mean" for a flag one or two keystrokes from a known one.
+ */
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`; flags are short, the table small. */
+export function editDistance(a: string, b: string): number {
+  const rows = [Array.from({ length: b.length + 1 }, (_, index) => index)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    const up = rows[i - 1] ?? [];
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(
+        (up[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (up[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
+      }
+      row[j] = best;
+    }
+    rows.push(row);
+  }
+  return rows[a.length]?.[b.length] ?? 0;
+}
+
+/** The known flag nearest to `given` (`--verison` → `--version`), if it is near enough to be a typo. */
+export function closestFlag(given: string, known: readonly string[]): string | undefined {
+  const bare = given.replace(/^-+/, '').split('=')[0] ?? '';
+  const limit = bare.length <= 4 ? 1 : 2;
+  let best: { flag: string; distance: number } | undefined;
+  for (const flag of known) {
+    const distance = editDistance(bare, flag);
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { flag, distance };
+  }
+  return best && `--${best.flag}`;
+}
+
+/**
+ * The first line of a `node:util` `parseArgs` error, without its advice about `--`, and with
+ * "did you mean --x?" when the unknown option is close to one of `known` (the long names).
+ */
+export function argsProblem(error: unknown, known: readonly string[]): string {
+  const [line = ''] = (error instanceof Error ? error.message : String(error)).split('\n');
+  const problem = line.replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
+  const unknown = /^Unknown option '(-[^']*)'/.exec(problem)?.[1];
+  const near = unknown ? closestFlag(unknown, known) : undefined;
+  return near ? `${problem}; did you mean ${near}?` : problem;
+}
+
+/** The one usage error every command prints: `verify: <problem> (see pnpm verify --help)`. */
+export const usageLine = (command: string, problem: string) =>
+  `${command}: ${problem} (see pnpm ${command} --help)\n`;

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { argsProblem, closestFlag, describeTransportFailure, usageLine } from '../src/index.js';
+
+const KNOWN = ['base-url', 'mode', 'only', 'verbose', 'version', 'strict', 'help'];
+
+const problemOf = (args: string[]) => {
+  try {
+    parseArgs({ args, options: { version: { type: 'boolean' }, only: { type: 'string' } }, strict: true });
+  } catch (error) {
+    return argsProblem(error, KNOWN);
+  }
+  return 'parsed';
+};
+
+describe('closestFlag', () => {
+  it.each([
+    ['--verison', '--version'],
+    ['--base-ulr', '--base-url'],
+    ['--strcit', '--strict'],
+    ['--base-url=https://x', '--base-url'],
+    ['--onyl', '--only'],
+    ['--nothing-like-it', undefined],
+    ['--x', undefined],
+  ])('suggests for %s: %s', (given, want) => {
+    expect(closestFlag(given, KNOWN)).toBe(want);
+  });
+});
+
+describe('argsProblem', () => {
+  it('adds "did you mean" to an unknown option close to a known one', () => {
+    expect(problemOf(['--verison'])).toBe("Unknown option '--verison'; did you mean --version?");
+  });
+
+  it('keeps the first line alone for an option close to none', () => {
+    expect(problemOf(['--zzzzzzzz'])).not.toContain('did you mean');
+  });
+});
+
+describe('usageLine', () => {
+  it('is one line that points at the command help', () => {
+    expect(usageLine('stub', 'bad')).toBe('stub: bad (see pnpm stub --help)\n');
+  });
+});
+
+describe('describeTransportFailure', () => {
+  it('says an https URL reached a server without TLS, and how to fix it', () => {
+    const error = Object.assign(new Error('fetch failed'), {
+      cause: { code: 'ERR_SSL_WRONG_VERSION_NUMBER' },
+    });
+    const text = describeTransportFailure(error);
+    expect(text).toContain('does not speak TLS');
+    expect(text).toContain('http://');
+    expect(text).not.toContain('NODE_EXTRA_CA_CERTS');
+  });
+});
