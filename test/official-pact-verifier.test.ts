@@ -83,7 +83,9 @@ describe('the official pact verifier CLI against pnpm sample-api --control', () 
   it('the README shows the commands this test runs', async () => {
     const readme = (await readFile(join(root, 'README.md'), 'utf8')).replace(/ \\\n\s*/g, ' ');
     expect(readme).toContain(`pnpm sample-api ${sampleApiArgs(README_PORT).join(' ')}`);
-    expect(readme).toContain(`pact ${verifierArgs(README_PORT, pactFiles).join(' ')}`);
+    // `pnpm --filter … exec` runs in the package's folder, so the README's paths climb out of it.
+    const fromPackage = pactFiles.map((file) => `../../${file}`);
+    expect(readme).toContain(`exec pact ${verifierArgs(README_PORT, fromPackage).join(' ')}`);
   });
 
   it('verifies every interaction of contracts/ with only standard flags', async () => {
