@@ -204,9 +204,10 @@ export function generateMutations(
         }
       }
       for (const status of statuses) {
-        const list = (undocumented[operation] ??= []);
+        const list = undocumented[operation] ?? [];
         if (status >= 400 && !(status in definition.documentedErrors) && !list.includes(status))
           list.push(status);
+        undocumented[operation] = list;
       }
       if (statuses.size > 0 && versionHeaderObservable(operation, version, pacts)) {
         const answeredAs = version === 'v1' ? 'v2' : 'v1';
