@@ -153,7 +153,8 @@ export function missingSampleLines(sample: string, output: string): string[] {
     if (/^[A-Z]/.test(first)) {
       if (!lines.some((printed) => printed.startsWith(first))) missing.push(line);
     } else {
-      const text = line.split(/\s{2,}/)[0] as string;
+      // Timings differ from run to run: `(15 ms)`, `in 0.83 s`.
+      const text = (line.split(/\s{2,}/)[0] as string).replace(/\s*\(\d+ ms\)$/, '');
       if (!output.includes(text)) missing.push(line);
     }
   }

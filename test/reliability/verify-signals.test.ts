@@ -43,7 +43,7 @@ describe('pnpm verify and signals sent to pnpm', () => {
         { PRINT_API_USER_ID: main?.userId ?? '', PRINT_API_SECRET: main?.secret ?? '' },
       );
       tracked.push(run.pid);
-      await run.waitFor(/Plan: /);
+      await run.waitFor(/^Verifying /m);
       // The signal lands once orders exist: the ledger has the uuid of one.
       const ledger = join(scratch, 'verify-ledger.jsonl');
       await expect
