@@ -97,8 +97,12 @@ describe('parseCanIDeployArgs', () => {
     });
   });
 
-  it('answers undefined for --help', () => {
-    expect(parseCanIDeployArgs(['--help'], {})).toBeUndefined();
+  it.each([
+    { given: ['--help'], want: undefined },
+    { given: ['--version'], want: 'version' },
+    { given: ['--', '--version'], want: 'version' },
+  ])('answers $want for $given alone', ({ given, want }) => {
+    expect(parseCanIDeployArgs(given, {})).toBe(want);
   });
 
   it.each([
@@ -180,6 +184,16 @@ describe('pnpm can-i-deploy against a Pact Broker that answers', () => {
     } finally {
       await broker.close();
     }
+  });
+
+  it.each([
+    { given: ['--version'], want: /^@print-contracts\/broker \d+\.\d+\.\d+\n$/ },
+    { given: ['--help'], want: /^Usage: pnpm can-i-deploy/ },
+  ])('prints what a bare $given asks for and exits 0 without asking a broker', async ({ given, want }) => {
+    const output = captureIo({ cwd: space.dir });
+    expect(await runCanIDeploy(given, output.io)).toBe(BROKER_EXIT_CODES.ok);
+    expect(output.stderr()).toBe('');
+    expect(output.stdout()).toMatch(want);
   });
 
   it('prints its help and exits 0 for --help, and exits 2 with one line for a refused argument', async () => {

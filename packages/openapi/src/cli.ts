@@ -5,4 +5,5 @@ process.exitCode = await runOpenApiCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
+  env: process.env,
 });

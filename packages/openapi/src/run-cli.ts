@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { argsProblem } from '@print-contracts/client';
+import { argsProblem, usageLine } from '@print-contracts/client';
 import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
-import { UsageError } from './errors/usage-error.js';
+import { isUsageError, UsageError } from './errors/usage-error.js';
 import { writeGenerated } from './output/generated-folder.js';
 import {
   generateHtmlReferences,
@@ -21,6 +21,20 @@ export interface OpenApiCliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   readonly cwd: string;
+  /** The environment, read for the pnpm script that ran the command (`npm_lifecycle_event`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The command's own name, used in its messages when no root pnpm script ran it. */
+export const OPENAPI_BIN = 'print-contracts-openapi';
+
+/** The root scripts that run this command, which its messages name when one ran it. */
+const ROOT_SCRIPTS = new Set(['contracts:diff', 'contracts:html']);
+
+/** The root script that ran the command, when one did. */
+function rootScript(env: OpenApiCliIo['env']): string | undefined {
+  const script = env?.npm_lifecycle_event;
+  return script !== undefined && ROOT_SCRIPTS.has(script) ? script : undefined;
 }
 
 /** The revision `diff` compares with when none is given. */
@@ -95,15 +109,19 @@ async function diff(positionals: readonly string[], io: OpenApiCliIo): Promise<n
 
 /** The `print-contracts-openapi` command; resolves to its exit status. */
 export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): Promise<number> {
-  const fail = (reason: string) => {
-    io.stderr.write(`print-contracts-openapi: ${reason}\n`);
+  const script = rootScript(io.env);
+  /** The kit's one usage error shape: `contracts:diff: <problem> (see pnpm contracts:diff --help)`. */
+  const usage = (problem: string) => {
+    io.stderr.write(
+      script ? usageLine(script, problem) : `${OPENAPI_BIN}: ${problem} (see ${OPENAPI_BIN} --help)\n`,
+    );
     return 2;
   };
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv[0] === '--' ? argv.slice(1) : argv);
   } catch (error) {
-    return fail(`${argsProblem(error, Object.keys(OPTIONS))} (see --help)`);
+    return usage(argsProblem(error, Object.keys(OPTIONS)));
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help) {
@@ -116,7 +134,7 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
   }
   try {
     if (parsed.values.out !== undefined && command !== 'html') {
-      throw new UsageError('--out belongs to the html command (see --help)');
+      throw new UsageError('--out belongs to the html command');
     }
     switch (command) {
       case 'generate':
@@ -128,14 +146,16 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
       case 'diff':
         return await diff(rest, io);
       case undefined:
-        throw new UsageError('a command is needed: generate, html or diff (see --help)');
+        throw new UsageError('a command is needed: generate, html or diff');
       default:
-        throw new UsageError(
-          `unknown command "${command.slice(0, 40)}": use generate, html or diff (see --help)`,
-        );
+        throw new UsageError(`unknown command "${command.slice(0, 40)}": use generate, html or diff`);
     }
   } catch (error) {
-    if (isOpenApiError(error)) return fail(error.message);
+    if (isUsageError(error)) return usage(error.message);
+    if (isOpenApiError(error)) {
+      io.stderr.write(`${script ?? OPENAPI_BIN}: ${error.message}\n`);
+      return 2;
+    }
     throw error;
   }
 }

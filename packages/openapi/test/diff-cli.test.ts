@@ -15,12 +15,13 @@ type Document = JsonObject & {
   components: { schemas: Record<string, { properties: Record<string, JsonObject>; required?: string[] }> };
 };
 
-/** Runs the command in `cwd` and collects what it printed. */
-async function run(argv: string[], cwd: string) {
+/** Runs the command in `cwd` (as the pnpm script `env` names, if any) and collects what it printed. */
+async function run(argv: string[], cwd: string, env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
   const status = await runOpenApiCli(argv, {
     cwd,
+    env,
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
@@ -130,9 +131,42 @@ describe('print-contracts-openapi diff', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('prints its help with --help, exit 0', async () => {
-    const result = await run(['--help'], repo);
+  it.each([
+    { given: ['--help'], want: /^Usage: print-contracts-openapi <command>/ },
+    { given: ['--version'], want: /^@print-contracts\/openapi \d+\.\d+\.\d+\n$/ },
+    { given: ['diff', '--version'], want: /^@print-contracts\/openapi \d+\.\d+\.\d+\n$/ },
+  ])('prints what $given asks for, exit 0', async ({ given, want }) => {
+    const result = await run(given, repo);
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('Usage: print-contracts-openapi <command>');
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(want);
+  });
+
+  it.each([
+    {
+      ran: 'pnpm contracts:diff',
+      env: { npm_lifecycle_event: 'contracts:diff' },
+      want: "contracts:diff: Unknown option '--sicne' (see pnpm contracts:diff --help)\n",
+    },
+    {
+      ran: 'pnpm contracts:html',
+      env: { npm_lifecycle_event: 'contracts:html' },
+      want: "contracts:html: Unknown option '--sicne' (see pnpm contracts:html --help)\n",
+    },
+    {
+      ran: 'the binary itself',
+      env: { npm_lifecycle_event: 'generate' },
+      want: "print-contracts-openapi: Unknown option '--sicne' (see print-contracts-openapi --help)\n",
+    },
+  ])("says a usage error in the kit's one shape, naming $ran", async ({ env, want }) => {
+    const result = await run(['diff', '--sicne', 'main'], repo, env);
+    expect(result).toEqual({ status: 2, stdout: '', stderr: want });
+  });
+
+  it('names the command and leaves out the pointer to --help for an unknown revision', async () => {
+    const result = await run(['diff', 'no-such-branch'], repo, { npm_lifecycle_event: 'contracts:diff' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^contracts:diff: Unknown git revision "no-such-branch"[^\n]*\n$/);
+    expect(result.stderr).not.toContain('--help');
   });
 });

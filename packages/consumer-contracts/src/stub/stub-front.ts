@@ -8,6 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nearestBodyDifference } from './body-difference.js';
 import { headerMismatches } from './header-check.js';
 import { CHOSEN_HEADER, type ServedPacts } from './served-pacts.js';
 import { stateSelector } from './stub-guide.js';
@@ -167,13 +168,27 @@ export async function startStubFront(options: StubFrontOptions): Promise<StubFro
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const named = `${req.method} ${(req.url ?? '/').slice(0, 200)}`;
-    const upstream = await forward(req, await readBody(req));
+    const body = await readBody(req);
+    const upstream = await forward(req, body);
     const tag = upstream.headers[CHOSEN_HEADER];
     const chosen = typeof tag === 'string' ? options.served.byTag.get(tag) : undefined;
     if (!chosen) {
       const state = req.headers[STUB_STATE_HEADER.toLowerCase()];
       const within = typeof state === 'string' ? ` with ${STUB_STATE_HEADER} "${state.slice(0, 200)}"` : '';
-      throw new Refusal(NO_INTERACTION_STATUS, `No interaction in the contracts matches ${named}${within}`);
+      const near = nearestBodyDifference(options.served.byTag.values(), {
+        method: req.method ?? 'GET',
+        path: new URL(req.url ?? '/', 'http://stub').pathname,
+        headers: req.headers,
+        body,
+        stateSelector: selector(state, options.states),
+      });
+      const why = near
+        ? `: the nearest, "${near.nearest.interaction.description}" (${near.nearest.provider}), differs in ${near.difference}${near.headers.length > 0 ? `, and needs: ${near.headers.join('; ')}` : ''}`
+        : '';
+      throw new Refusal(
+        NO_INTERACTION_STATUS,
+        `No interaction in the contracts matches ${named}${within}${why}`,
+      );
     }
     const reasons = headerMismatches(chosen.interaction, req.headers);
     if (reasons.length > 0) {
