@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIALS_ENV, DEMO_CREDENTIALS, runSampleApiCli, startSampleApi } from '../src/index.js';
+import { CREDENTIALS_ENV } from '../src/credentials.js';
+import { DEMO_CREDENTIALS, startSampleApi } from '../src/index.js';
+import { runSampleApiCli } from '../src/run-cli.js';
 import { apiHeaders } from './helpers/sample-api.js';
 
 const run = promisify(execFile);

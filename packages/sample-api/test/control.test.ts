@@ -1,6 +1,7 @@
 import { CANCEL_REFUSED_MESSAGE, isHttpError, isOrderCreationFailedError } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_STATES, SEED_ORDER_COUNT } from '../src/index.js';
+import { CONTROL_STATES } from '../src/control-surface.js';
+import { SEED_ORDER_COUNT } from '../src/store/seed.js';
 import { inspect, setState } from './helpers/control.js';
 import { orderFor } from './helpers/orders.js';
 import { OTHER, startTestApi, type TestApi } from './helpers/sample-api.js';

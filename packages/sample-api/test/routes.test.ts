@@ -7,7 +7,8 @@ import {
   orderDetailSchema,
 } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, SEED_ORDER_COUNT } from '../src/index.js';
+import { CATALOGUE } from '../src/catalogue.js';
+import { SEED_ORDER_COUNT } from '../src/store/seed.js';
 import { orderFor, V1_LINE, V2_LINE, VERSIONS } from './helpers/orders.js';
 import { startTestApi, type TestApi } from './helpers/sample-api.js';
 

@@ -9,7 +9,7 @@ import {
   orderListSchema,
 } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_ORDER_COUNT } from '../src/index.js';
+import { SEED_ORDER_COUNT } from '../src/store/seed.js';
 import { orderFor, VERSIONS } from './helpers/orders.js';
 import { DEMO, JSON_BODY, OTHER, startTestApi, type TestApi } from './helpers/sample-api.js';
 

@@ -11,7 +11,8 @@ import {
   workspace,
 } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
+import { EXIT_CODES } from '../src/exit-codes.js';
+import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { credentialEnv } from './helpers/targets.js';
 

@@ -10,7 +10,8 @@ import {
   workspace,
 } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
+import { EXIT_CODES } from '../src/exit-codes.js';
+import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { credentialEnv, verifyArgs } from './helpers/targets.js';
 
 /** The committed contracts: what the nightly job replays against the vendor. */

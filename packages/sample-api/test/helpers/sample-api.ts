@@ -8,13 +8,8 @@ import {
   versionHeaderValue,
 } from '@print-contracts/client';
 import { Agent, request } from 'undici';
-import {
-  type CredentialSet,
-  DEMO_CREDENTIALS,
-  type SampleApi,
-  type SampleApiOptions,
-  startSampleApi,
-} from '../../src/index.js';
+import { type CredentialSet, DEMO_CREDENTIALS, type SampleApi, startSampleApi } from '../../src/index.js';
+import type { SampleApiOptions } from '../../src/options.js';
 
 /** What a raw exchange with the sample API gave back. */
 export interface RawAnswer {
