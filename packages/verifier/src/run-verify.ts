@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ENV, redact, usageLine } from '@print-contracts/client';
 import { arrange } from './arrange/arrange.js';
 import { fetchBrokerPacts } from './broker/broker-pacts.js';
@@ -201,7 +201,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     const observed = observeDrift(exchanges, documents, {
       basePath: new URL(target.baseUrl).pathname,
       secrets,
-      dir: options.openapiDir,
+      dir: options.openapiDir && relative(io.cwd, options.openapiDir),
     });
     const earlier = options.comparison.baseline?.drift;
     const drift = earlier
