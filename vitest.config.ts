@@ -4,5 +4,13 @@ import { sharedTestConfig } from './vitest.shared.js';
 /** Root-level tests: the workspace as a whole (packaging, reliability across packages). */
 export default mergeConfig(
   sharedTestConfig,
-  defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 240_000 } }),
+  defineConfig({
+    test: {
+      include: ['test/**/*.test.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 240_000,
+      // The packaging test waits on pnpm and the network-free install; the others beside it.
+      maxWorkers: 2,
+    },
+  }),
 );
