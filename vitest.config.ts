@@ -9,7 +9,7 @@ export default mergeConfig(
       include: ['test/**/*.test.ts'],
       testTimeout: 60_000,
       hookTimeout: 240_000,
-      // The packaging test waits on pnpm and the network-free install; the others beside it.
+      // The packaging test mostly waits on pnpm pack and deploy: let the others run beside it.
       maxWorkers: 2,
     },
   }),
