@@ -1,9 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +8,7 @@ import { CREDENTIALS_ENV, DEMO_CREDENTIALS, runSampleApiCli, startSampleApi } fr
 import { apiHeaders } from './helpers/sample-api.js';
 
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const clientDir = fileURLToPath(new URL('../../client', import.meta.url));
 
 /** Captures what the command writes, and lets a test send it signals or take its parent away. */
 function fakeIo(env: Record<string, string> = {}) {
@@ -189,53 +184,34 @@ describe('runSampleApiCli serves until it is stopped', () => {
 });
 
 describe('the built print-sample-api binary', () => {
-  let root: string;
   const children: ChildProcess[] = [];
 
-  // Builds the client and this package into a scratch directory, so the test runs the real
-  // launcher on fresh sources without touching any dist/ in the repository.
+  // The package's own launcher on its own build: turbo builds it before `pnpm test` runs this
+  // (a cache hit then); run alone, this brings dist/ up to date with the sources first.
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'print-sample-api-'));
-    const tsc = require.resolve('typescript/bin/tsc');
-    const clientOut = join(root, 'node_modules', '@print-contracts', 'client');
-    await mkdir(join(root, 'node_modules', '@print-contracts'), { recursive: true });
-    const build = (config: string, outDir: string) =>
-      run(process.execPath, [
-        tsc,
-        '-p',
-        config,
-        '--outDir',
-        outDir,
-        '--declaration',
-        'false',
-        '--declarationMap',
-        'false',
-        '--sourceMap',
-        'false',
-      ]);
-    await Promise.all([
-      build(join(clientDir, 'tsconfig.build.json'), join(clientOut, 'dist')),
-      build(join(packageDir, 'tsconfig.build.json'), join(root, 'dist')),
-    ]);
-    await cp(join(clientDir, 'package.json'), join(clientOut, 'package.json'));
-    await cp(join(packageDir, 'package.json'), join(root, 'package.json'));
-    await cp(join(packageDir, 'bin'), join(root, 'bin'), { recursive: true });
-    for (const name of ['zod', 'undici']) {
-      await symlink(
-        dirname(require.resolve(`${name}/package.json`)),
-        join(root, 'node_modules', name),
-        'dir',
-      );
-    }
-  }, 60_000);
+    await run(
+      'pnpm',
+      [
+        'exec',
+        'turbo',
+        'run',
+        'build',
+        '--filter=@print-contracts/sample-api...',
+        '--output-logs=errors-only',
+      ],
+      {
+        cwd: packageDir,
+        env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+      },
+    );
+  }, 120_000);
 
-  afterAll(async () => {
+  afterAll(() => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await rm(root, { recursive: true, force: true });
   });
 
   const start = (args: string[], env: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'print-sample-api.js'), ...args], {
+    const child = spawn(process.execPath, [join(packageDir, 'bin', 'print-sample-api.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
     });
