@@ -9,8 +9,6 @@ export default mergeConfig(
       include: ['test/**/*.test.ts'],
       testTimeout: 60_000,
       hookTimeout: 240_000,
-      // The packaging test mostly waits on pnpm pack and deploy: let the others run beside it.
-      maxWorkers: 2,
     },
   }),
 );
