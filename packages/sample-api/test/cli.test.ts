@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS_ENV, DEMO_CREDENTIALS, runSampleApiCli, startSampleApi } from '../src/index.js';
 import { apiHeaders } from './helpers/sample-api.js';
 
@@ -186,26 +186,8 @@ describe('runSampleApiCli serves until it is stopped', () => {
 describe('the built print-sample-api binary', () => {
   const children: ChildProcess[] = [];
 
-  // The package's own launcher on its own build: turbo builds it before `pnpm test` runs this
-  // (a cache hit then); run alone, this brings dist/ up to date with the sources first.
-  beforeAll(async () => {
-    await run(
-      'pnpm',
-      [
-        'exec',
-        'turbo',
-        'run',
-        'build',
-        '--filter=@print-contracts/sample-api...',
-        '--output-logs=errors-only',
-      ],
-      {
-        cwd: packageDir,
-        env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-      },
-    );
-  }, 120_000);
-
+  // The package's own launcher on its own build, which turbo makes before this package's tests
+  // (turbo.json: sample-api#test depends on build); run alone, `pnpm build` first.
   afterAll(() => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   });
