@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import parseChangeset from '@changesets/parse';
@@ -8,11 +9,17 @@ const folder = join(root, '.changeset');
 const files = (await readdir(folder)).filter((name) => name.endsWith('.md') && name !== 'README.md');
 const workspace = new Set(
   await Promise.all(
-    (await readdir(join(root, 'packages'))).map(
-      async (dir) =>
-        (JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8')) as { name: string })
-          .name,
-    ),
+    // Only package folders: the packaging test's deploy can leave a stray folder here meanwhile.
+    (await readdir(join(root, 'packages')))
+      .filter((dir) => existsSync(join(root, 'packages', dir, 'package.json')))
+      .map(
+        async (dir) =>
+          (
+            JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8')) as {
+              name: string;
+            }
+          ).name,
+      ),
   ),
 );
 

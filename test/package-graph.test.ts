@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -33,7 +33,10 @@ interface Manifest {
 
 const root = new URL('..', import.meta.url).pathname;
 const manifests: Manifest[] = [
-  ...readdirSync(join(root, 'packages')).map((dir) => join(root, 'packages', dir)),
+  // Only package folders: the packaging test's deploy can leave a stray folder here meanwhile.
+  ...readdirSync(join(root, 'packages'))
+    .map((dir) => join(root, 'packages', dir))
+    .filter((dir) => existsSync(join(dir, 'package.json'))),
   join(root, 'bench'),
 ].map((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest);
 const byName = new Map(manifests.map((manifest) => [manifest.name, manifest]));

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -144,7 +144,11 @@ describe('the production installs', () => {
     scratch = await mkdtemp(join(tmpdir(), 'print-contracts-deploy-'));
   });
   afterAll(async () => {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
+    if (!scratch) return;
+    await rm(scratch, { recursive: true, force: true });
+    // pnpm deploy links a workspace dependency's bin relative to the wrong folder when the
+    // workspace sits in the temp directory, leaving packages/<scratch name>/ behind.
+    await rm(join(root, 'packages', basename(scratch)), { recursive: true, force: true });
   });
 
   it("the verifier installs with Pact's native core, undici, zod and the kit alone: no tool, at most 45 MB and 25 packages", async () => {

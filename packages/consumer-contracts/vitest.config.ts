@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { sharedTestConfig } from '../../vitest.shared.js';
 import './test/support/provided-context.js';
+import { RUN_SECRETS } from './test/support/run-secrets.js';
 
 /**
  * Each run writes its pacts into a fresh directory, so no interaction of an earlier run
@@ -23,6 +24,8 @@ export default defineConfig({
   ...sharedTestConfig,
   test: {
     ...sharedTestConfig.test,
+    // A real secret in the suite's own environment: the contract checks prove it reaches no pact.
+    env: { ...sharedTestConfig.test?.env, ...RUN_SECRETS },
     // Each project names its own files; the shared pattern would be merged into both.
     include: [],
     provide: { pactDir, updateContracts: false },

@@ -27,7 +27,11 @@ async function leaksIn(files: readonly string[]): Promise<string[]> {
   return hits;
 }
 
-describe('a distinctive secret through the whole kit', () => {
+/*
+ * The consumer suite proves its own half in the run that writes the pacts: its vitest config
+ * runs it with a distinctive PRINT_API_SECRET, and its contract checks find it in no pact.
+ */
+describe('a distinctive secret through the verifier', () => {
   let api: SampleApi;
   let work: string;
   beforeAll(async () => {
@@ -81,15 +85,4 @@ describe('a distinctive secret through the whole kit', () => {
     expect(`${stdout}${stderr}`).not.toContain(SECRET);
     expect(`${stdout}${stderr}`).not.toContain(OTHER_SECRET);
   }, 60_000);
-
-  it('the consumer suite run with it in the environment writes it into no contract nor console line', async () => {
-    const { stdout, stderr } = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], {
-      cwd: join(root, 'packages/consumer-contracts'),
-      env: { ...process.env, PRINT_API_SECRET: SECRET, PRINT_API_USER_ID: 'scan-user' },
-    });
-    // The suite passed, so what it generated equals the committed contracts: scanning those scans its output.
-    expect(stdout).toMatch(/Tests\s.*passed/);
-    expect(await leaksIn(await filesUnder(join(root, 'contracts')))).toEqual([]);
-    expect(`${stdout}${stderr}`).not.toContain(SECRET);
-  }, 120_000);
 });

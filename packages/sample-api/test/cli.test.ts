@@ -1,21 +1,16 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS_ENV } from '../src/credentials.js';
 import { DEMO_CREDENTIALS, startSampleApi } from '../src/index.js';
 import { runSampleApiCli } from '../src/run-cli.js';
 import { apiHeaders } from './helpers/sample-api.js';
 
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const clientDir = fileURLToPath(new URL('../../client', import.meta.url));
 
 /** Captures what the command writes, and lets a test send it signals or take its parent away. */
 function fakeIo(env: Record<string, string> = {}) {
@@ -197,53 +192,16 @@ describe('runSampleApiCli serves until it is stopped', () => {
 });
 
 describe('the built print-sample-api binary', () => {
-  let root: string;
   const children: ChildProcess[] = [];
 
-  // Builds the client and this package into a scratch directory, so the test runs the real
-  // launcher on fresh sources without touching any dist/ in the repository.
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'print-sample-api-'));
-    const tsc = require.resolve('typescript/bin/tsc');
-    const clientOut = join(root, 'node_modules', '@print-contracts', 'client');
-    await mkdir(join(root, 'node_modules', '@print-contracts'), { recursive: true });
-    const build = (config: string, outDir: string) =>
-      run(process.execPath, [
-        tsc,
-        '-p',
-        config,
-        '--outDir',
-        outDir,
-        '--declaration',
-        'false',
-        '--declarationMap',
-        'false',
-        '--sourceMap',
-        'false',
-      ]);
-    await Promise.all([
-      build(join(clientDir, 'tsconfig.build.json'), join(clientOut, 'dist')),
-      build(join(packageDir, 'tsconfig.build.json'), join(root, 'dist')),
-    ]);
-    await cp(join(clientDir, 'package.json'), join(clientOut, 'package.json'));
-    await cp(join(packageDir, 'package.json'), join(root, 'package.json'));
-    await cp(join(packageDir, 'bin'), join(root, 'bin'), { recursive: true });
-    for (const name of ['zod', 'undici']) {
-      await symlink(
-        dirname(require.resolve(`${name}/package.json`)),
-        join(root, 'node_modules', name),
-        'dir',
-      );
-    }
-  }, 60_000);
-
-  afterAll(async () => {
+  // The package's own launcher on its own build, which turbo makes before this package's tests
+  // (turbo.json: sample-api#test depends on build); run alone, `pnpm build` first.
+  afterAll(() => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await rm(root, { recursive: true, force: true });
   });
 
   const start = (args: string[], env: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'print-sample-api.js'), ...args], {
+    const child = spawn(process.execPath, [join(packageDir, 'bin', 'print-sample-api.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
     });

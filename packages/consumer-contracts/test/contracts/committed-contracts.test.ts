@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { diffContracts, formatChanges } from '../../src/contract-changes.js';
@@ -6,6 +7,7 @@ import { CONTRACTS_DIR } from '../../src/contracts-dir.js';
 import { scanForCredentials, secretsFromEnv } from '../../src/credential-scan.js';
 import { generateContracts, readContracts, writeContracts } from '../support/contracts-output.js';
 import '../support/provided-context.js';
+import { RUN_SECRETS } from '../support/run-secrets.js';
 
 /** The interaction test files (`test/*.test.ts`), by base name. */
 function interactionFiles(): string[] {
@@ -51,5 +53,26 @@ describe('the committed contracts', () => {
     ]);
     expect(files.size).toBeGreaterThan(0);
     expect(scanForCredentials(files, secretsFromEnv())).toEqual([]);
+  });
+
+  it('hold none of the secrets the suite ran with, in any pact file this run wrote or contract it generated', () => {
+    // The suite really ran with them: a scan for values it never had could not fail.
+    expect(
+      secretsFromEnv()
+        .map((secret) => secret.value)
+        .sort(),
+    ).toEqual(Object.values(RUN_SECRETS).sort());
+    const pactDir = inject('pactDir');
+    const written = readdirSync(pactDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+    expect(written.length).toBeGreaterThan(0);
+    const texts = [
+      ...written.map((file) => [file, readFileSync(file, 'utf8')] as const),
+      ...[...generated].map(([name, text]) => [`generated/${name}`, text] as const),
+    ];
+    const values = Object.values(RUN_SECRETS);
+    const leaking = texts.filter(([, text]) => values.some((value) => text.includes(value)));
+    expect(leaking.map(([file]) => file)).toEqual([]);
   });
 });
