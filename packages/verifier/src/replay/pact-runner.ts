@@ -64,6 +64,8 @@ export class PactRunner {
       env: { PACT_DO_NOT_TRACK: 'true', LOG_LEVEL: 'error', ...Object.fromEntries(passed) },
       execArgv: [],
     });
+    // A failed send is reported to its job; nothing else of the channel may crash the run.
+    this.#child.on('error', () => undefined);
     // Pact prints its own report to stdout; the run reports from the JSON result instead.
     this.#child.stdout?.resume();
     this.#child.stderr?.setEncoding('utf8');
@@ -100,7 +102,12 @@ export class PactRunner {
     const id = ++this.#next;
     return new Promise<VerifyOutcome>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#child.send({ type: 'verify', id, job });
+      // Stopped on an interrupt, the child takes no more jobs: the send fails (EPIPE), the job ends.
+      this.#child.send({ type: 'verify', id, job }, (error) => {
+        if (!error) return;
+        this.#pending.delete(id);
+        reject(new ReplayError(`Pact's verifier took no job: ${error.message}`));
+      });
     });
   }
 
