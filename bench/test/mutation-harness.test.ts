@@ -201,7 +201,13 @@ describe('the mutation harness on a sample', { timeout: 180_000 }, () => {
     const wanted = [...SAMPLE.caught, ...SAMPLE.green];
     const sample = mutations.filter((mutation) => wanted.includes(mutation.name));
     expect(sample.map((mutation) => mutation.name).sort()).toEqual([...wanted].sort());
-    const { results } = await runMutations(sample, { work, pacts: PACTS, concurrency: 1 });
+    const { results } = await runMutations(sample, {
+      work,
+      pacts: PACTS,
+      concurrency: 2,
+      // A failed creation's 404 is told apart after this bound: short here, still far above 50 ms.
+      creationTimeoutMs: 8_000,
+    });
     const outcomes = Object.fromEntries(results.map((result) => [result.name, result.outcome]));
     expect(outcomes).toEqual(
       Object.fromEntries([

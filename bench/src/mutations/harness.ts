@@ -64,6 +64,11 @@ export interface HarnessOptions {
   readonly work: string;
   /** The pact folder (contracts/). */
   readonly pacts: string;
+  /**
+   * `--creation-timeout` of each run (default 30 s): the bound a failed creation is told apart by,
+   * and each request's retry budget. The sample API processes an order in 50 ms.
+   */
+  readonly creationTimeoutMs?: number;
 }
 
 let runs = 0;
@@ -100,7 +105,7 @@ export async function verifyStandIn(
         ...['--base-url', `${proxy.origin}/api`, '--mode', 'sample', '--control', '--quiet'],
         ...['--pact', options.pacts, '--report-dir', dir, '--ledger', join(dir, 'ledger.jsonl')],
         // The sample API processes an order in 50 ms: poll it as the embedded run does.
-        ...['--poll-interval', '50', '--creation-timeout', '30000'],
+        ...['--poll-interval', '50', '--creation-timeout', String(options.creationTimeoutMs ?? 30_000)],
         ...(options.version === 'any' ? [] : ['--api-version', options.version]),
         ...(options.baseline ? ['--baseline', options.baseline] : []),
       ],
