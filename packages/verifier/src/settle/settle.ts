@@ -155,6 +155,12 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     if (Date.now() + pause > creationEnds) {
       return { outcome: 'not-found', note: `still 404 past its creation deadline ${entry.deadline}` };
     }
+    if (pause === 25) {
+      const left = Math.ceil((creationEnds - Date.now()) / 1000);
+      context.say?.(
+        `  order ${uuid} is still being created: cancelling it again until it can be (up to ${left} s)`,
+      );
+    }
     const waited = await sleep(pause, true, { signal }).catch(() => false);
     if (!waited) return 'not cancelled: the run was stopped while the order was still being created';
   }
