@@ -215,4 +215,25 @@ describe('the verdicts of a run against a sample API that declared its control s
       true,
     );
   }, 120_000);
+
+  it('a control surface that throttles is waited out like the API: every state it reaches verified, the 429s reported (exit 0)', async () => {
+    let controlCalls = 0;
+    const run = await verify('control-throttled', {
+      request: (request) =>
+        request.path.startsWith('/__control/') && ++controlCalls % 2 === 1
+          ? {
+              reply: {
+                status: 429,
+                headers: { 'content-type': 'application/json', 'retry-after': '0' },
+                body: Buffer.from('{"message":"slow down"}'),
+              },
+            }
+          : undefined,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT_CODES.passed);
+    expect(controlCalls).toBeGreaterThan(1);
+    expect(run.report.totals.notVerifiable).toBe(0);
+    expect(run.report.retries?.answers429).toBeGreaterThanOrEqual(Math.floor(controlCalls / 2));
+  }, 120_000);
 });

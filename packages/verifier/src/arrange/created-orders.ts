@@ -218,7 +218,11 @@ export function createdOrders(options: CreateOptions) {
     } else if (controlled && origin) {
       ledger.record('controlled', key, {});
       const timeoutMs = options.requestTimeoutMs;
-      await setControlState(clients.dispatcher, origin, uuid, spec.after, { timeoutMs, signal });
+      await setControlState(clients.dispatcher, origin, uuid, spec.after, {
+        timeoutMs,
+        signal,
+        transport: clients.transport,
+      });
       order = await client.getOrder(uuid, { signal });
       how += `, put ${spec.after} through the control surface`;
     }

@@ -116,6 +116,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     await setControlState(clients.dispatcher, entry.controlOrigin, uuid, 'cancelled', {
       timeoutMs: 10_000,
       signal,
+      transport: clients.transport,
     });
     return { outcome: 'cancelled', note: 'through the control surface' };
   }

@@ -1,16 +1,42 @@
+import { notConnected, withRetries } from '@print-contracts/client';
 import { type ControlState, postControlState } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { ArrangeError } from '../errors/arrange-error.js';
+import type { Transport } from './transport.js';
 
-/** Puts an order into a state the public API cannot reach; a refusal makes it not verifiable here. */
+/**
+ * Puts an order into a state the public API cannot reach, through the run's one retry rule (a
+ * busy control surface is waited out like the API); a refusal makes it not verifiable here.
+ */
 export async function setControlState(
   dispatcher: Dispatcher,
   origin: string,
   uuid: string,
   state: ControlState,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: { timeoutMs: number; signal?: AbortSignal; transport: Transport },
 ): Promise<void> {
-  const answer = await postControlState(dispatcher, origin, uuid, state, options);
+  const { transport, ...request } = options;
+  const { last } = await withRetries(
+    () =>
+      postControlState(dispatcher, origin, uuid, state, request).then(
+        (answer) => ({
+          answered: true as const,
+          status: answer.status,
+          retryAfterSeconds: undefined,
+          value: answer,
+        }),
+        (error: unknown) => ({ answered: false as const, unsent: notConnected(error), error }),
+      ),
+    {
+      method: 'POST',
+      path: `control surface: ${state}`,
+      policy: transport.retry,
+      signal: options.signal,
+      onRetry: transport.onRetry,
+    },
+  );
+  if (!last.answered) throw last.error;
+  const answer = last.value;
   if (!answer.ok) {
     throw new ArrangeError(
       'not-verifiable',
