@@ -1,4 +1,4 @@
-export { argsProblem, closestFlag, editDistance, usageLine } from './cli-words.js';
+export { argsProblem, usageLine } from './cli-words.js';
 export {
   type CallOptions,
   createOrdersClient,
@@ -14,13 +14,9 @@ export {
   findProviderState,
   PROVIDER_STATES,
   type ProviderStateDefinition,
-  type ProviderStateKey,
   type ProviderStateName,
 } from './contract/provider-states.js';
-export {
-  parseStateChange,
-  type StateChangeRequest,
-} from './contract/state-change.js';
+export { parseStateChange, type StateChangeRequest } from './contract/state-change.js';
 export * from './errors/index.js';
 export { EXAMPLE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
@@ -44,14 +40,10 @@ export { type OrdersClientOptions, type VersionHeader, withoutUserInfo } from '.
 export { REDACTED, redact, redactBuffer, redactValue, secretForms } from './redact.js';
 export {
   type AttemptResult,
-  DEFAULT_RETRY_POLICY,
   parseRetryAfter,
-  type Retried,
   type RetryEvent,
   type RetryObserver,
   type RetryPolicy,
-  type RetryRun,
-  retryDelay,
   UNPROCESSED_STATUSES,
   withRetries,
 } from './retry.js';
@@ -78,6 +70,4 @@ export {
   VENDOR_EXAMPLES,
   type VendorExample,
   type VendorExampleName,
-  type VendorExampleSource,
-  type Writable,
 } from './vendor-examples.js';

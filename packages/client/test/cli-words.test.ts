@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { argsProblem, closestFlag, describeTransportFailure, usageLine } from '../src/index.js';
+import { closestFlag } from '../src/cli-words.js';
+import { argsProblem, describeTransportFailure, usageLine } from '../src/index.js';
 
 const KNOWN = ['base-url', 'mode', 'only', 'verbose', 'version', 'strict', 'help'];
 

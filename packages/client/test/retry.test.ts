@@ -2,15 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_RETRY_POLICY,
   HttpError,
   type OrdersClient,
   parseRetryAfter,
   type RetryEvent,
   type RetryPolicy,
-  retryDelay,
   TransportError,
 } from '../src/index.js';
+import { DEFAULT_RETRY_POLICY, retryDelay } from '../src/retry.js';
 import { createBodies, ORDER_ID, ORDER_UUID, orderDetail } from './support/fixtures.js';
 import {
   dropConnection,
