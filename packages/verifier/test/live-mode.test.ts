@@ -7,7 +7,7 @@ import type { RunReport } from '../src/index.js';
 import { runCli } from './helpers/cli.js';
 import { fixtureInteractions, testOrderBody, writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, sampleTarget, front as startFront, TLS_CERT, verifyArgs } from './helpers/targets.js';
+import { liveEnv, sampleTarget, front as startFront, TLS_CERT, verifyArgs } from './helpers/targets.js';
 
 const ADDRESS = {
   firstName: 'Ann',
@@ -71,12 +71,7 @@ describe('the verify command in live mode', () => {
       // Only the main credential set; the self-signed loopback certificate is trusted for this run.
       {
         cwd: space.dir,
-        env: cliEnv({
-          ...credentialEnv(api),
-          PRINT_API_OTHER_USER_ID: '',
-          PRINT_API_OTHER_SECRET: '',
-          NODE_EXTRA_CA_CERTS: TLS_CERT,
-        }),
+        env: cliEnv(liveEnv(api)),
       },
     );
     report = JSON.parse(readFileSync(space.path('reports', 'verify-report.json'), 'utf8')) as RunReport;

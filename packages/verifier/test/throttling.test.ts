@@ -8,10 +8,10 @@ import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
 import {
   credentialEnv,
+  liveEnv,
   type Seen,
   sampleTarget,
   front as startFront,
-  TLS_CERT,
   verifyArgs,
 } from './helpers/targets.js';
 
@@ -57,12 +57,7 @@ describe('the verify command in live mode against a vendor throttling one reques
       }),
       {
         cwd: space.dir,
-        env: cliEnv({
-          ...credentialEnv(api),
-          PRINT_API_OTHER_USER_ID: '',
-          PRINT_API_OTHER_SECRET: '',
-          NODE_EXTRA_CA_CERTS: TLS_CERT,
-        }),
+        env: cliEnv(liveEnv(api)),
       },
     );
     report = JSON.parse(readFileSync(space.path('reports', 'verify-report.json'), 'utf8')) as RunReport;

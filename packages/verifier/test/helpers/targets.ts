@@ -41,6 +41,16 @@ export function credentialEnv(api: SampleApi): Record<string, string> {
   };
 }
 
+/** A live release gate's environment: the main credential set only, the loopback TLS certificate trusted. */
+export function liveEnv(api: SampleApi): Record<string, string> {
+  return {
+    ...credentialEnv(api),
+    PRINT_API_OTHER_USER_ID: '',
+    PRINT_API_OTHER_SECRET: '',
+    NODE_EXTRA_CA_CERTS: TLS_CERT,
+  };
+}
+
 type Server = HttpServer | HttpsServer;
 
 async function listen(server: Server): Promise<number> {
