@@ -121,6 +121,9 @@ function examplesRunBy(block: Block): { example: Block; path: string }[] {
   return found;
 }
 
+/** A "not run" marker names a command whole, or its first words: `pnpm contracts` is not `pnpm contracts:diff`. */
+const namesCommand = (name: string, command: string) => command === name || command.startsWith(`${name} `);
+
 async function runShellBlock(block: Block): Promise<void> {
   const markers = readMarkers(block);
   const cwd = markers.newProject ? project : root;
@@ -134,8 +137,13 @@ async function runShellBlock(block: Block): Promise<void> {
       await writeFile(file, await withPorts(example.text, ports));
       written.push(file);
     }
-    for (const command of commandsOf(block.text)) {
-      if (markers.notRunCommands.some((prefix) => command.text.startsWith(prefix))) continue;
+    const commands = commandsOf(block.text);
+    const unmatched = markers.notRunCommands.filter(
+      (name) => !commands.some((command) => namesCommand(name, command.text)),
+    );
+    expect(unmatched, 'each command a "not run" marker names is in its block').toEqual([]);
+    for (const command of commands) {
+      if (markers.notRunCommands.some((name) => namesCommand(name, command.text))) continue;
       if (LONG_RUNNING.test(command.text)) {
         const given = /--port (\d+)/.exec(command.text)?.[1];
         const { process: server, port } = await startServer(command.text.replace(/--port \d+/, '--port 0'));
