@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, sortKeys } from '@print-contracts/client';
-import { PactOutputError } from './errors/pact-output-error.js';
+import { PactOutputError } from './errors/index.js';
 
 /** A provider state as a V4 pact writes it. */
 export interface PactProviderState {

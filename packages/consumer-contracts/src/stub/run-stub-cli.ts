@@ -14,8 +14,7 @@ import {
   versionHeaderValue,
 } from '@print-contracts/client';
 import { CONTRACTS_DIR } from '../contracts-dir.js';
-import { isPactOutputError } from '../errors/pact-output-error.js';
-import { isStubServerError } from '../errors/stub-server-error.js';
+import { isPactOutputError, isStubServerError } from '../errors/index.js';
 import { readPact } from '../pact-files.js';
 import { INTERACTION_HEADER, NO_INTERACTION_STATUS, STUB_STATE_HEADER } from './stub-front.js';
 import { renderStubTable, stubRoutes } from './stub-guide.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { API_VERSIONS, type ApiVersion, pactFileName } from '@print-contracts/client';
 import { CONTRACTS_DIR } from '../contracts-dir.js';
-import { StubServerError } from '../errors/stub-server-error.js';
+import { StubServerError } from '../errors/index.js';
 import { pactCliBinary } from '../pact-cli.js';
 import { type ServedPacts, writeServedPacts } from './served-pacts.js';
 import { STUB_STATE_HEADER, type StubFront, startStubFront } from './stub-front.js';
