@@ -61,9 +61,10 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
     io.stderr.write(usageLine('stub', reason));
     return STUB_EXIT.usage;
   };
-  let values: ReturnType<typeof parse>['values'];
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   try {
-    values = parse(argv[0] === '--' ? argv.slice(1) : argv).values;
+    const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+    ({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
     return fail(argsProblem(error, Object.keys(OPTIONS)));
   }
@@ -150,7 +151,3 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
-
-function parse(args: readonly string[]) {
-  return parseArgs({ args: [...args], strict: true, allowPositionals: false, options: OPTIONS });
-}
