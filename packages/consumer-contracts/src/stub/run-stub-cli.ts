@@ -31,7 +31,7 @@ export interface StubCliIo {
 /** Exit statuses of `print-contracts-stub` (`pnpm stub`). */
 export const STUB_EXIT = { stopped: 0, failed: 1, usage: 2 } as const;
 
-export const STUB_USAGE = `Usage: print-contracts-stub [options]
+const STUB_USAGE = `Usage: print-contracts-stub [options]
 
 Serves the contracts with the official Pact stub server (from @pact-foundation/pact-cli), behind a
 loopback front, until stopped: a fake vendor that answers exactly what the contracts promise.
