@@ -1,5 +1,5 @@
+import { runAsCommandLine } from './broker-command.js';
 import { runCanIDeploy } from './can-i-deploy.js';
-import { runAsCommandLine } from './command-line.js';
 
 // `pnpm can-i-deploy`: a thin shell over runCanIDeploy.
 await runAsCommandLine(runCanIDeploy);

@@ -1,13 +1,14 @@
-import { CONSUMER_NAME, redact, usageLine } from '@print-contracts/client';
-import { brokerSecrets, checkBrokerUrl, isUsageError, UsageError } from '@print-contracts/verifier';
-import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
+import { CONSUMER_NAME } from '@print-contracts/client';
+import { checkBrokerUrl, UsageError } from '@print-contracts/verifier';
 import {
+  type BrokerIo,
   DEFAULT_BROKER_TIMEOUT_SECONDS,
   type Env,
   refuseCredentialArguments,
+  runBrokerCommand,
+  runBrokerTool,
   timeoutMs,
-} from './broker-options.js';
-import { KIT_PACKAGE, KIT_PACKAGE_VERSION } from './package-version.js';
+} from './broker-command.js';
 
 /** What `pnpm can-i-deploy` asks, of which broker, within which bound. */
 export interface CanIDeployOptions {
@@ -19,7 +20,7 @@ export interface CanIDeployOptions {
   readonly question: string;
 }
 
-export const CAN_I_DEPLOY_USAGE = `Usage: pnpm can-i-deploy [--timeout SECONDS] [pact broker can-i-deploy options]
+const CAN_I_DEPLOY_USAGE = `Usage: pnpm can-i-deploy [--timeout SECONDS] [pact broker can-i-deploy options]
 
 Asks a Pact Broker whether a version can be deployed, with the official Pact CLI
 (\`pact broker can-i-deploy\`, from @pact-foundation/pact-cli), and gives up after a bound.
@@ -154,29 +155,22 @@ export function parseCanIDeployArgs(
  * `pnpm can-i-deploy` as a function: asks the Pact Broker with the official
  * `pact broker can-i-deploy` within `--timeout`, and resolves with a status of `BROKER_EXIT_CODES`.
  */
-export async function runCanIDeploy(argv: readonly string[], io: BrokerIo): Promise<number> {
-  let options: ReturnType<typeof parseCanIDeployArgs>;
-  try {
-    options = parseCanIDeployArgs(argv, io.env);
-  } catch (error) {
-    if (!isUsageError(error)) throw error;
-    io.stderr.write(usageLine('can-i-deploy', redact(error.message, brokerSecrets(io.env))));
-    return BROKER_EXIT_CODES.notStarted;
-  }
-  if (!options) {
-    io.stdout.write(`${CAN_I_DEPLOY_USAGE}\n`);
-    return BROKER_EXIT_CODES.ok;
-  }
-  if (options === 'version') {
-    io.stdout.write(`${KIT_PACKAGE} ${KIT_PACKAGE_VERSION}\n`);
-    return BROKER_EXIT_CODES.ok;
-  }
-  return runBrokerCommand(
+export const runCanIDeploy = (argv: readonly string[], io: BrokerIo): Promise<number> =>
+  runBrokerTool(
     {
       tool: 'can-i-deploy',
-      purpose: `asking the Pact Broker at ${options.brokerUrl} whether ${options.question}`,
-      ...options,
+      usage: CAN_I_DEPLOY_USAGE,
+      parse: (given, { env }) => parseCanIDeployArgs(given, env),
+      run: ({ question, ...options }, runIo) =>
+        runBrokerCommand(
+          {
+            tool: 'can-i-deploy',
+            purpose: `asking the Pact Broker at ${options.brokerUrl} whether ${question}`,
+            ...options,
+          },
+          runIo,
+        ),
     },
+    argv,
     io,
   );
-}

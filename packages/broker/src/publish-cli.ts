@@ -1,4 +1,4 @@
-import { runAsCommandLine } from './command-line.js';
+import { runAsCommandLine } from './broker-command.js';
 import { runPublishContracts } from './publish.js';
 
 // `pnpm contracts:publish`: a thin shell over runPublishContracts.

@@ -3,16 +3,18 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { argsProblem, CONSUMER_NAME, redact, usageLine } from '@print-contracts/client';
-import { brokerSecrets, checkBrokerUrl, isUsageError, UsageError } from '@print-contracts/verifier';
-import { BROKER_EXIT_CODES, type BrokerIo, runBrokerCommand } from './broker-command.js';
+import { argsProblem, CONSUMER_NAME } from '@print-contracts/client';
+import { checkBrokerUrl, UsageError } from '@print-contracts/verifier';
 import {
+  BROKER_EXIT_CODES,
+  type BrokerIo,
   DEFAULT_BROKER_TIMEOUT_SECONDS,
   type Env,
   refuseCredentialArguments,
+  runBrokerCommand,
+  runBrokerTool,
   timeoutMs,
-} from './broker-options.js';
-import { KIT_PACKAGE, KIT_PACKAGE_VERSION } from './package-version.js';
+} from './broker-command.js';
 
 /** What `pnpm contracts:publish` publishes, and where. */
 export interface PublishOptions {
@@ -77,37 +79,18 @@ function git(args: string[], cwd: string): string | undefined {
   }
 }
 
-const parsePublishCommandLine = (args: string[]) =>
-  parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      'broker-url': { type: 'string' },
-      'consumer-version': { type: 'string' },
-      branch: { type: 'string' },
-      tag: { type: 'string', multiple: true },
-      'build-url': { type: 'string' },
-      contracts: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean' },
-    },
-  });
-
-const PUBLISH_FLAGS = [
-  'broker-url',
-  'consumer-version',
-  'branch',
-  'tag',
-  'build-url',
-  'contracts',
-  'dry-run',
-  'timeout',
-  'help',
-  'version',
-];
+const PUBLISH_OPTIONS = {
+  'broker-url': { type: 'string' },
+  'consumer-version': { type: 'string' },
+  branch: { type: 'string' },
+  tag: { type: 'string', multiple: true },
+  'build-url': { type: 'string' },
+  contracts: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
 
 /** Parses the command line of `pnpm contracts:publish`; `undefined` means `--help`. */
 export function parsePublishArgs(
@@ -117,11 +100,11 @@ export function parsePublishArgs(
 ): PublishOptions | 'version' | undefined {
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   refuseCredentialArguments(args);
-  let values: ReturnType<typeof parsePublishCommandLine>['values'];
+  let values: ReturnType<typeof parseArgs<{ options: typeof PUBLISH_OPTIONS }>>['values'];
   try {
-    ({ values } = parsePublishCommandLine(args));
+    ({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: PUBLISH_OPTIONS }));
   } catch (error) {
-    throw new UsageError(argsProblem(error, PUBLISH_FLAGS));
+    throw new UsageError(argsProblem(error, Object.keys(PUBLISH_OPTIONS)));
   }
 
   if (values.help) return undefined;
@@ -168,23 +151,12 @@ export function publishCommand(options: PublishOptions): string[] {
  * `pnpm contracts:publish` as a function: runs `pact broker publish contracts/ …` with the
  * official Pact CLI within `--timeout`, and resolves with a status of `BROKER_EXIT_CODES`.
  */
-export async function runPublishContracts(argv: readonly string[], io: BrokerIo): Promise<number> {
-  let options: ReturnType<typeof parsePublishArgs>;
-  try {
-    options = parsePublishArgs(argv, io.env, io.cwd);
-  } catch (error) {
-    if (!isUsageError(error)) throw error;
-    io.stderr.write(usageLine('contracts:publish', redact(error.message, brokerSecrets(io.env))));
-    return BROKER_EXIT_CODES.notStarted;
-  }
-  if (!options) {
-    io.stdout.write(`${PUBLISH_USAGE}\n`);
-    return BROKER_EXIT_CODES.ok;
-  }
-  if (options === 'version') {
-    io.stdout.write(`${KIT_PACKAGE} ${KIT_PACKAGE_VERSION}\n`);
-    return BROKER_EXIT_CODES.ok;
-  }
+export const runPublishContracts = (argv: readonly string[], io: BrokerIo): Promise<number> =>
+  runBrokerTool({ tool: 'contracts:publish', usage: PUBLISH_USAGE, parse, run: publish }, argv, io);
+
+const parse = (argv: readonly string[], io: BrokerIo) => parsePublishArgs(argv, io.env, io.cwd);
+
+async function publish(options: PublishOptions, io: BrokerIo): Promise<number> {
   const args = publishCommand(options);
   if (options.dryRun) {
     io.stdout.write(

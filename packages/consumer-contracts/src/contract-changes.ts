@@ -1,5 +1,5 @@
 import { canonicalJson } from '@print-contracts/client';
-import { asPact, type PactInteraction } from './pact-files.js';
+import { asPact, type PactFile, type PactInteraction } from './pact-files.js';
 
 /** One difference between the committed contracts and the ones the suite generated. */
 export interface ContractChange {
@@ -43,7 +43,7 @@ export function diffContracts(
 }
 
 function diffPact(file: string, before: string, after: string): ContractChange[] {
-  let old: ReturnType<typeof asPact>;
+  let old: PactFile;
   try {
     old = asPact(JSON.parse(before), `committed ${file}`);
   } catch {
@@ -51,12 +51,10 @@ function diffPact(file: string, before: string, after: string): ContractChange[]
   }
   const current = asPact(JSON.parse(after), `generated ${file}`);
   const changes: ContractChange[] = [];
-  const oldByDescription = new Map(
-    old.interactions.map((interaction) => [interaction.description, interaction]),
-  );
-  const newByDescription = new Map(
-    current.interactions.map((interaction) => [interaction.description, interaction]),
-  );
+  const byDescription = (pact: PactFile) =>
+    new Map(pact.interactions.map((interaction) => [interaction.description, interaction]));
+  const oldByDescription = byDescription(old);
+  const newByDescription = byDescription(current);
   for (const [description, interaction] of newByDescription) {
     const previous = oldByDescription.get(description);
     if (!previous) changes.push({ file, kind: 'interaction-added', description });
@@ -95,27 +93,19 @@ function changedParts(before: PactInteraction, after: PactInteraction): string[]
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** What each kind of change says about its file. */
+const SAYS: Readonly<Record<ContractChange['kind'], (change: ContractChange) => string>> = {
+  'file-added': () => 'new file, not committed yet',
+  'file-removed': () => 'committed, but the suite no longer generates it',
+  'interaction-added': (change) => `interaction "${change.description}" is new`,
+  'interaction-removed': (change) => `interaction "${change.description}" is gone`,
+  'interaction-changed': (change) =>
+    `interaction "${change.description}" changed (${change.parts?.join(', ')})`,
+  'pact-changed': () => 'participants or metadata changed',
+  'file-changed': () => 'content changed',
+};
+
 /** The changes as lines a person can act on, one per change. */
 export function formatChanges(changes: readonly ContractChange[]): string {
-  return changes
-    .map((change) => {
-      const where = `contracts/${change.file}`;
-      switch (change.kind) {
-        case 'file-added':
-          return `${where}: new file, not committed yet`;
-        case 'file-removed':
-          return `${where}: committed, but the suite no longer generates it`;
-        case 'interaction-added':
-          return `${where}: interaction "${change.description}" is new`;
-        case 'interaction-removed':
-          return `${where}: interaction "${change.description}" is gone`;
-        case 'interaction-changed':
-          return `${where}: interaction "${change.description}" changed (${change.parts?.join(', ')})`;
-        case 'pact-changed':
-          return `${where}: participants or metadata changed`;
-        default:
-          return `${where}: content changed`;
-      }
-    })
-    .join('\n');
+  return changes.map((change) => `contracts/${change.file}: ${SAYS[change.kind](change)}`).join('\n');
 }

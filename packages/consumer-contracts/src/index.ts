@@ -2,7 +2,7 @@
 // contracts (`pnpm stub`, `print-contracts-stub`) and the errors it throws.
 export { CONTRACTS_DIR } from './contracts-dir.js';
 export * from './errors/index.js';
-export { runStubCli, STUB_EXIT, STUB_USAGE, type StubCliIo } from './stub/run-stub-cli.js';
+export { runStubCli, STUB_EXIT, type StubCliIo } from './stub/run-stub-cli.js';
 export {
   INTERACTION_HEADER,
   NO_INTERACTION_STATUS,
@@ -11,7 +11,6 @@ export {
 } from './stub/stub-front.js';
 export {
   defaultStates,
-  NO_STATE_SELECTOR,
   renderStubTable,
   type StubRoute,
   stubRoutes,

@@ -1,23 +1,19 @@
 import { HTTPResponseStatusClass, MatchersV3, type StatusCodeMatcher } from '@pact-foundation/pact';
-import type { OperationDefinition } from '@print-contracts/client';
+import {
+  API_BASE_PATH,
+  expandPath,
+  fillPath,
+  ID_PLACEHOLDER,
+  type OperationDefinition,
+  type OrderRef,
+  UUID_PATTERN,
+} from '@print-contracts/client';
 import { escapeRegExp, orNullSource } from './rule-values.js';
 
-export { escapeRegExp };
-
-/**
- * Matchers in the shape Pact's FFI reads (`pact:matcher:type` and friends), for what the
- * pact-js helpers cannot say: several rules on one value, examples that are not strings.
- */
+/** A matcher in the shape Pact's FFI reads, for what the pact-js helpers cannot say (examples that are not strings). */
 export interface RawMatcher {
-  readonly 'pact:matcher:type': string | readonly RawRule[];
-  readonly 'pact:generator:type'?: string;
-  readonly value: unknown;
-  readonly [attribute: string]: unknown;
-}
-
-/** One rule of a `RawMatcher` that carries several. */
-export interface RawRule {
   readonly 'pact:matcher:type': string;
+  readonly value: unknown;
   readonly [attribute: string]: unknown;
 }
 
@@ -124,4 +120,46 @@ export function documentedStatus(operation: OperationDefinition, status: 400 | 4
     throw new TypeError(`${operation.method} ${operation.path} documents no ${status}`);
   }
   return status;
+}
+
+/** Which value of a provider state an injected path carries: the numeric id or the uuid. */
+export type InjectedKey = 'id' | 'uuid';
+
+/** What one path segment of each kind of order reference looks like. */
+const SEGMENT_PATTERNS: Readonly<Record<InjectedKey, string>> = {
+  id: '[1-9][0-9]*',
+  uuid: UUID_PATTERN.source.replace(/^\^/, '').replace(/\$$/, ''),
+};
+
+/**
+ * The path of `operation` for an id the consumer chooses (one no order has, say). Paths start
+ * with `/api`: the suite points the client at `{mock server}/api`, as the vendor's base URL ends.
+ */
+export function orderPath(operation: OperationDefinition, id?: OrderRef): string {
+  return `${API_BASE_PATH}${expandPath(operation.path, id)}`;
+}
+
+/**
+ * The path of `operation` for an order the provider owns. A regex pins the path's shape
+ * (a plain `fromProviderState` records a type matcher, which accepts any path at all), and
+ * a ProviderState generator makes the verifier fill in the `${id}` or `${uuid}` its state
+ * returned. `example` is what the consumer test calls, and what the pact shows.
+ */
+export function injectedOrderPath(operation: OperationDefinition, key: InjectedKey, example: OrderRef) {
+  if (!operation.path.includes(ID_PLACEHOLDER)) {
+    throw new TypeError(`${operation.method} ${operation.path} has no ${ID_PLACEHOLDER} to inject`);
+  }
+  const [before, after] = operation.path.split(ID_PLACEHOLDER) as [string, string];
+  const regex = `^${escapeRegExp(`${API_BASE_PATH}${before}`)}${SEGMENT_PATTERNS[key]}${escapeRegExp(after)}$`;
+  const value = orderPath(operation, example);
+  if (!new RegExp(regex).test(value)) {
+    throw new TypeError(`Example ${value} is not a path with an order ${key}`);
+  }
+  return {
+    'pact:matcher:type': 'regex',
+    regex,
+    value,
+    'pact:generator:type': 'ProviderState',
+    expression: `${API_BASE_PATH}${fillPath(operation.path, `\${${key}}`)}`,
+  } as const;
 }

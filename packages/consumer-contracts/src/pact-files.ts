@@ -1,13 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, sortKeys } from '@print-contracts/client';
-import { PactOutputError } from './errors/pact-output-error.js';
-
-/** A provider state as a V4 pact writes it. */
-export interface PactProviderState {
-  name: string;
-  params?: Record<string, unknown>;
-}
+import { PactOutputError } from './errors/index.js';
 
 /** A list of matching rules on one value. */
 export interface PactRuleList {
@@ -15,38 +9,22 @@ export interface PactRuleList {
   matchers: Array<Record<string, unknown>>;
 }
 
+/** What a V4 request and response both have. */
+interface PactMessage {
+  headers?: Record<string, string[]>;
+  body?: { content?: unknown; contentType?: string; encoded?: boolean | string };
+  matchingRules?: Record<string, unknown>;
+  generators?: Record<string, unknown>;
+}
+
 /** A V4 HTTP interaction: the parts the kit reads; the rest is kept as it is. */
 export interface PactInteraction {
   description: string;
   type: string;
-  providerStates?: PactProviderState[];
-  request: PactRequest;
-  response: PactResponse;
+  providerStates?: Array<{ name: string; params?: Record<string, unknown> }>;
+  request: PactMessage & { method: string; path: string; query?: Record<string, string[]> };
+  response: PactMessage & { status: number };
   [key: string]: unknown;
-}
-
-export interface PactBody {
-  content?: unknown;
-  contentType?: string;
-  encoded?: boolean | string;
-}
-
-export interface PactRequest {
-  method: string;
-  path: string;
-  query?: Record<string, string[]>;
-  headers?: Record<string, string[]>;
-  body?: PactBody;
-  matchingRules?: Record<string, unknown>;
-  generators?: Record<string, unknown>;
-}
-
-export interface PactResponse {
-  status: number;
-  headers?: Record<string, string[]>;
-  body?: PactBody;
-  matchingRules?: Record<string, unknown>;
-  generators?: Record<string, unknown>;
 }
 
 /** A V4 pact file. */

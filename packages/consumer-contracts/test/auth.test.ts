@@ -2,8 +2,7 @@ import { API_VERSIONS, isHttpError, operations, PROVIDER_STATES } from '@print-c
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented } from '../src/expectations.js';
 import { EXAMPLE_OTHER_SET_ORDER } from '../src/fixtures/examples.js';
-import { clientErrorStatus } from '../src/matchers.js';
-import { injectedOrderPath, orderPath } from '../src/request-paths.js';
+import { clientErrorStatus, injectedOrderPath, orderPath } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { listOrders, getOrder } = operations;

@@ -11,8 +11,13 @@ import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js
 import { EXAMPLE_ORDER, EXAMPLE_ORDER_IN_PRODUCTION } from '../src/fixtures/examples.js';
 import { CANCEL_REASON } from '../src/fixtures/orders.js';
 import { CANCEL_REFUSED, ORDER_CANCELLED } from '../src/fixtures/responses.js';
-import { clientErrorStatus, documentedStatus, successStatus } from '../src/matchers.js';
-import { injectedOrderPath, orderPath } from '../src/request-paths.js';
+import {
+  clientErrorStatus,
+  documentedStatus,
+  injectedOrderPath,
+  orderPath,
+  successStatus,
+} from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { cancelOrder } = operations;

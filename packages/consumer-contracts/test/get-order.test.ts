@@ -10,8 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { EXAMPLE_FAILED_ORDER, EXAMPLE_ORDER, EXAMPLE_ORDER_DETAIL } from '../src/fixtures/examples.js';
 import { CREATION_FAILED, DISCOUNTED_ORDER, ORDER_DETAIL, SHIPPED_ORDER } from '../src/fixtures/responses.js';
-import { documentedStatus, successStatus } from '../src/matchers.js';
-import { injectedOrderPath, orderPath } from '../src/request-paths.js';
+import { documentedStatus, injectedOrderPath, orderPath, successStatus } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { getOrder } = operations;

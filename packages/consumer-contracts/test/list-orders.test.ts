@@ -10,8 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { OFFSET_PAST_THE_END } from '../src/fixtures/examples.js';
 import { EMPTY_ORDER_PAGE, ORDER_LIST, ORDER_SUMMARY, orderPage } from '../src/fixtures/responses.js';
-import { oneOf, successStatus } from '../src/matchers.js';
-import { orderPath } from '../src/request-paths.js';
+import { oneOf, orderPath, successStatus } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const PAGE_LIMIT = 10;

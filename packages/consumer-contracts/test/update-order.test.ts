@@ -10,8 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { EXAMPLE_ORDER, EXAMPLE_ORDER_IN_PRODUCTION } from '../src/fixtures/examples.js';
 import { ORDER_UPDATES } from '../src/fixtures/orders.js';
-import { clientErrorStatus, documentedStatus, successStatus } from '../src/matchers.js';
-import { type InjectedKey, injectedOrderPath, orderPath } from '../src/request-paths.js';
+import {
+  clientErrorStatus,
+  documentedStatus,
+  type InjectedKey,
+  injectedOrderPath,
+  orderPath,
+  successStatus,
+} from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { updateOrder } = operations;

@@ -4,8 +4,7 @@ import { DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { EXAMPLE_CREATED } from '../src/fixtures/examples.js';
 import { TEST_ORDERS } from '../src/fixtures/orders.js';
 import { ORDER_CREATED } from '../src/fixtures/responses.js';
-import { successStatus } from '../src/matchers.js';
-import { orderPath } from '../src/request-paths.js';
+import { orderPath, successStatus } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { createOrder } = operations;

@@ -14,8 +14,7 @@ import {
   versionHeaderValue,
 } from '@print-contracts/client';
 import { CONTRACTS_DIR } from '../contracts-dir.js';
-import { isPactOutputError } from '../errors/pact-output-error.js';
-import { isStubServerError } from '../errors/stub-server-error.js';
+import { isPactOutputError, isStubServerError } from '../errors/index.js';
 import { readPact } from '../pact-files.js';
 import { INTERACTION_HEADER, NO_INTERACTION_STATUS, STUB_STATE_HEADER } from './stub-front.js';
 import { renderStubTable, stubRoutes } from './stub-guide.js';
@@ -32,7 +31,7 @@ export interface StubCliIo {
 /** Exit statuses of `print-contracts-stub` (`pnpm stub`). */
 export const STUB_EXIT = { stopped: 0, failed: 1, usage: 2 } as const;
 
-export const STUB_USAGE = `Usage: print-contracts-stub [options]
+const STUB_USAGE = `Usage: print-contracts-stub [options]
 
 Serves the contracts with the official Pact stub server (from @pact-foundation/pact-cli), behind a
 loopback front, until stopped: a fake vendor that answers exactly what the contracts promise.
@@ -62,9 +61,10 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
     io.stderr.write(usageLine('stub', reason));
     return STUB_EXIT.usage;
   };
-  let values: ReturnType<typeof parse>['values'];
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   try {
-    values = parse(argv[0] === '--' ? argv.slice(1) : argv).values;
+    const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+    ({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
     return fail(argsProblem(error, Object.keys(OPTIONS)));
   }
@@ -151,7 +151,3 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
-
-function parse(args: readonly string[]) {
-  return parseArgs({ args: [...args], strict: true, allowPositionals: false, options: OPTIONS });
-}

@@ -8,9 +8,9 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nearestBodyDifference } from './body-difference.js';
-import { headerMismatches } from './header-check.js';
-import { CHOSEN_HEADER, type ServedPacts } from './served-pacts.js';
+import { buffer } from 'node:stream/consumers';
+import type { PactInteraction } from '../pact-files.js';
+import { headerMismatches, nearestBodyDifference } from './request-difference.js';
 import { stateSelector } from './stub-guide.js';
 
 /**
@@ -32,6 +32,18 @@ export const PROVIDER_HEADER = 'X-Pact-Provider';
  */
 export const NO_INTERACTION_STATUS = 501;
 
+/**
+ * Response header by which the Pact stub server tells the front which interaction it chose.
+ * Internal: the front removes it and names the interaction in `X-Pact-Interaction` instead.
+ */
+export const CHOSEN_HEADER = 'x-print-contracts-chosen';
+
+/** One interaction the stub serves, as the front finds it again from the chosen header. */
+export interface ServedInteraction {
+  readonly provider: string;
+  readonly interaction: PactInteraction;
+}
+
 const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Headers of one hop only; everything else travels as sent. */
 const HOP_BY_HOP = new Set([
@@ -49,7 +61,8 @@ const HOP_BY_HOP = new Set([
 export interface StubFrontOptions {
   /** Port of the official stub server on 127.0.0.1. */
   readonly upstreamPort: number;
-  readonly served: ServedPacts;
+  /** What each value of the chosen header names. */
+  readonly byTag: ReadonlyMap<string, ServedInteraction>;
   /** Every state name the contracts use; a header naming one exactly is turned into its regex. */
   readonly states: ReadonlySet<string>;
   /** Default 0: any free port. */
@@ -59,12 +72,6 @@ export interface StubFrontOptions {
 export interface StubFront {
   readonly port: number;
   close(): Promise<void>;
-}
-
-interface Upstream {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
 }
 
 class Refusal extends Error {
@@ -102,6 +109,13 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** `headers` without the hop-by-hop ones and `drop`. */
+function passed(headers: IncomingHttpHeaders, drop: string): OutgoingHttpHeaders {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && name !== drop),
+  );
+}
+
 /** The state header as the official stub server reads it: a regex; a state's exact name becomes one. */
 function selector(value: string | string[] | undefined, states: ReadonlySet<string>): string | undefined {
   if (value === undefined) return undefined;
@@ -127,33 +141,19 @@ function selector(value: string | string[] | undefined, states: ReadonlySet<stri
  */
 export async function startStubFront(options: StubFrontOptions): Promise<StubFront> {
   const agent = new Agent({ keepAlive: true });
-  const forward = (req: IncomingMessage, body: Buffer): Promise<Upstream> => {
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (!HOP_BY_HOP.has(name) && name !== STUB_STATE_HEADER.toLowerCase()) headers[name] = value;
-    }
+  const forward = (req: IncomingMessage, body: Buffer) => {
+    const headers = passed(req.headers, STUB_STATE_HEADER.toLowerCase());
     const state = selector(req.headers[STUB_STATE_HEADER.toLowerCase()], options.states);
     if (state !== undefined) headers[STUB_STATE_HEADER] = state;
     if (body.length > 0) headers['content-length'] = body.length;
-    return new Promise((resolve, reject) => {
-      const out = request(
-        {
-          host: '127.0.0.1',
-          port: options.upstreamPort,
-          method: req.method,
-          path: req.url,
-          headers,
-          agent,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
-          res.on('error', reject);
-        },
-      );
+    return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const target = { host: '127.0.0.1', port: options.upstreamPort, path: req.url };
+      const out = request({ ...target, method: req.method, headers, agent }, (res) => {
+        buffer(res).then(
+          (body) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body }),
+          reject,
+        );
+      });
       out.on('error', () =>
         reject(
           new Refusal(
@@ -171,11 +171,11 @@ export async function startStubFront(options: StubFrontOptions): Promise<StubFro
     const body = await readBody(req);
     const upstream = await forward(req, body);
     const tag = upstream.headers[CHOSEN_HEADER];
-    const chosen = typeof tag === 'string' ? options.served.byTag.get(tag) : undefined;
+    const chosen = typeof tag === 'string' ? options.byTag.get(tag) : undefined;
     if (!chosen) {
       const state = req.headers[STUB_STATE_HEADER.toLowerCase()];
       const within = typeof state === 'string' ? ` with ${STUB_STATE_HEADER} "${state.slice(0, 200)}"` : '';
-      const near = nearestBodyDifference(options.served.byTag.values(), {
+      const near = nearestBodyDifference(options.byTag.values(), {
         method: req.method ?? 'GET',
         path: new URL(req.url ?? '/', 'http://stub').pathname,
         headers: req.headers,
@@ -197,10 +197,7 @@ export async function startStubFront(options: StubFrontOptions): Promise<StubFro
         `No interaction in the contracts matches ${named}: the nearest, "${chosen.interaction.description}" (${chosen.provider}), needs: ${reasons.join('; ')}`,
       );
     }
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(upstream.headers)) {
-      if (!HOP_BY_HOP.has(name) && name !== CHOSEN_HEADER) headers[name] = value;
-    }
+    const headers = passed(upstream.headers, CHOSEN_HEADER);
     headers[INTERACTION_HEADER] = asHeaderValue(chosen.interaction.description);
     headers[PROVIDER_HEADER] = chosen.provider;
     headers['content-length'] = upstream.body.length;

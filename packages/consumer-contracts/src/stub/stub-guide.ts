@@ -41,11 +41,13 @@ const STATUS_CLASSES: Readonly<Record<string, string>> = {
   error: '4xx or 5xx',
 };
 
-const isSuccess = (status: number) => status >= 200 && status < 300;
 const stateNames = (interaction: PactInteraction) =>
   (interaction.providerStates ?? []).map((state) => state.name);
 const httpInteractions = (pact: PactFile) =>
   pact.interactions.filter((interaction) => interaction.type === 'Synchronous/HTTP');
+/** The states of the HTTP interactions that `keep` keeps, each once, sorted. */
+const statesOf = (pacts: Iterable<PactFile>, keep: (interaction: PactInteraction) => boolean) =>
+  [...new Set([...pacts].flatMap(httpInteractions).filter(keep).flatMap(stateNames))].sort();
 
 /** A regular expression (Rust and JavaScript syntax alike) matching exactly `name`. */
 export const stateSelector = (name: string): string => `^${escapeRegExp(name)}$`;
@@ -59,35 +61,17 @@ export const statesSelector = (names: readonly string[]): string =>
  * answers 2xx. With them (and the interactions without a state) a request gets the happy path;
  * the refusals (unknown order, order in production, …) need their state named.
  */
-export function defaultStates(pacts: Iterable<PactFile>): string[] {
-  const names = new Set<string>();
-  for (const pact of pacts) {
-    for (const interaction of httpInteractions(pact)) {
-      if (isSuccess(interaction.response.status)) for (const name of stateNames(interaction)) names.add(name);
-    }
-  }
-  return [...names].sort();
-}
+export const defaultStates = (pacts: Iterable<PactFile>): string[] =>
+  statesOf(pacts, ({ response }) => response.status >= 200 && response.status < 300);
 
 /** Every provider state the pacts name. */
-export function allStates(pacts: Iterable<PactFile>): string[] {
-  const names = new Set<string>();
-  for (const pact of pacts) {
-    for (const interaction of httpInteractions(pact)) {
-      for (const name of stateNames(interaction)) names.add(name);
-    }
-  }
-  return [...names].sort();
-}
+export const allStates = (pacts: Iterable<PactFile>): string[] => statesOf(pacts, () => true);
 
 /** How to reach every HTTP interaction of `pacts` on the stub, in the pacts' order. */
-export function stubRoutes(pacts: Iterable<PactFile>): StubRoute[] {
-  const routes: StubRoute[] = [];
-  for (const pact of pacts) {
-    for (const interaction of httpInteractions(pact)) routes.push(routeOf(pact.provider.name, interaction));
-  }
-  return routes;
-}
+export const stubRoutes = (pacts: Iterable<PactFile>): StubRoute[] =>
+  [...pacts].flatMap((pact) =>
+    httpInteractions(pact).map((interaction) => routeOf(pact.provider.name, interaction)),
+  );
 
 function routeOf(provider: string, interaction: PactInteraction): StubRoute {
   const { request, response } = interaction;

@@ -1,17 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { API_VERSIONS, type ApiVersion, pactFileName } from '@print-contracts/client';
 import { CONTRACTS_DIR } from '../contracts-dir.js';
-import { StubServerError } from '../errors/stub-server-error.js';
+import { StubServerError } from '../errors/index.js';
 import { pactCliBinary } from '../pact-cli.js';
-import { type ServedPacts, writeServedPacts } from './served-pacts.js';
-import { STUB_STATE_HEADER, type StubFront, startStubFront } from './stub-front.js';
+import { readPact } from '../pact-files.js';
+import {
+  CHOSEN_HEADER,
+  type ServedInteraction,
+  STUB_STATE_HEADER,
+  type StubFront,
+  startStubFront,
+} from './stub-front.js';
 import { allStates, defaultStates, NO_STATE_SELECTOR, statesSelector } from './stub-guide.js';
-
-export { STUB_STATE_HEADER } from './stub-front.js';
 
 export interface StubServerOptions {
   /** Versions to serve; default both. */
@@ -70,7 +75,7 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
   const versions = options.versions ?? API_VERSIONS;
   const files = pactFilesIn(options.contractsDir ?? CONTRACTS_DIR, versions);
 
-  let served: ServedPacts;
+  let served: ReturnType<typeof writeServedPacts>;
   try {
     served = writeServedPacts(files);
   } catch (error) {
@@ -105,7 +110,7 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
     closing = true;
     await front?.close();
     await stop(child);
-    served.remove();
+    rmSync(served.dir, { recursive: true, force: true });
   };
   try {
     const upstreamPort = await startedPort(child).catch((error: unknown) => {
@@ -115,7 +120,7 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
     });
     front = await startStubFront({
       upstreamPort,
-      served,
+      byTag: served.byTag,
       states: new Set(allStates(served.pacts)),
       port: options.port ?? 0,
     });
@@ -138,6 +143,31 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       return closed;
     },
   };
+}
+
+/**
+ * Copies the pact files into a fresh temporary folder, each interaction's response carrying
+ * one more header that names it. Requests, matching rules and every other part of the
+ * response stay as the contracts have them, so the official stub server chooses exactly as
+ * it would on the originals, and the front can then check the request against the very
+ * interaction it chose.
+ */
+function writeServedPacts(files: readonly string[]) {
+  const pacts = files.map((file) => readPact(file));
+  const dir = mkdtempSync(join(tmpdir(), 'print-contracts-stub-'));
+  const byTag = new Map<string, ServedInteraction>();
+  const served = pacts.map((pact, fileIndex) => {
+    const interactions = pact.interactions.map((interaction, index) => {
+      const tag = `${fileIndex}.${index}`;
+      byTag.set(tag, { provider: pact.provider.name, interaction });
+      const headers = { ...interaction.response.headers, [CHOSEN_HEADER]: [tag] };
+      return { ...interaction, response: { ...interaction.response, headers } };
+    });
+    const path = join(dir, `${fileIndex}-${basename(files[fileIndex] ?? 'pact.json')}`);
+    writeFileSync(path, JSON.stringify({ ...pact, interactions }));
+    return path;
+  });
+  return { pacts, dir, files: served, byTag };
 }
 
 /**

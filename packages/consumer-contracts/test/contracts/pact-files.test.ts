@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isPactOutputError } from '../../src/errors/pact-output-error.js';
+import { isPactOutputError } from '../../src/errors/index.js';
 import { collectPacts, normalisePact, type PactFile, serialisePact } from '../../src/pact-files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'pact-files-test-'));

@@ -1,13 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isHttpError, operations, PROVIDER_STATES } from '@print-contracts/client';
+import { API_BASE_PATH, isHttpError, operations, PROVIDER_STATES } from '@print-contracts/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractPact } from '../../src/contract-pact.js';
 import { EXAMPLE_ORDER } from '../../src/fixtures/examples.js';
 import { ORDER_DETAIL } from '../../src/fixtures/responses.js';
-import { documentedStatus, orNull, patternSource, present, successStatus } from '../../src/matchers.js';
-import { API_BASE_PATH, injectedOrderPath } from '../../src/request-paths.js';
+import {
+  documentedStatus,
+  injectedOrderPath,
+  orNull,
+  patternSource,
+  present,
+  successStatus,
+} from '../../src/matchers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'request-paths-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACTS_DIR } from '../../src/contracts-dir.js';
 import { NO_INTERACTION_STATUS, type StubServer, startStubServer } from '../../src/index.js';
 import { type PactInteraction, readPact } from '../../src/pact-files.js';
-import { bodyDifferences } from '../../src/stub/body-difference.js';
+import { bodyDifferences } from '../../src/stub/request-difference.js';
 
 const v2 = readPact(join(CONTRACTS_DIR, pactFileName('v2')));
 const create = v2.interactions.find(

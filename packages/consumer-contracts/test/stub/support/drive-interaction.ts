@@ -13,7 +13,7 @@ import {
   SECRET_HEADER,
   USER_ID_HEADER,
 } from '@print-contracts/client';
-import { startCredentialStrippingProxy } from '../../../src/credential-stripping-proxy.js';
+import { startCredentialStrippingProxy } from '../../../src/contract-pact.js';
 import { STUB_STATE_HEADER, type StubRoute, stubRoutes } from '../../../src/index.js';
 import { type PactFile, type PactInteraction, readPact } from '../../../src/pact-files.js';
 
