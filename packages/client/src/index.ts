@@ -18,7 +18,6 @@ export {
 } from './contract/provider-states.js';
 export { parseStateChange, type StateChangeRequest } from './contract/state-change.js';
 export * from './errors/index.js';
-export { EXAMPLE_ADDRESS, exampleOrder, exampleOrderLine } from './examples.js';
 export {
   API_BASE_PATH,
   DEFAULT_BASE_URL,
