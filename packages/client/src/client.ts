@@ -76,7 +76,6 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #headers: Record<string, string>;
-  readonly #secrets: readonly string[];
 
   constructor(options: OrdersClientOptions<V>) {
     this.#options = resolveOptions(options);
@@ -86,7 +85,6 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     this.#dispatcher =
       options.dispatcher ??
       new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.#options.timeoutMs } });
-    this.#secrets = [this.#options.secret];
     const { versionHeader } = this.#options;
     const reserved = new Set(
       [USER_ID_HEADER, SECRET_HEADER, versionHeader ? versionHeader.name : ''].map(lower),
@@ -192,12 +190,11 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       }
       const waited = Date.now() - started;
       if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage);
-      await backoff(
-        pause,
-        signal,
-        'GET',
-        `${this.#options.basePath}${expandPath(operations.getOrder.path, uuid)}`,
-      );
+      // A caller's abort during this wait is a `TransportError`, as it is during a request.
+      await sleep(pause, undefined, { signal }).catch((cause: unknown) => {
+        const path = `${this.#options.basePath}${expandPath(operations.getOrder.path, uuid)}`;
+        throw new TransportError('aborted', 'GET', path, { cause });
+      });
       pause = Math.min(maxIntervalMs, pause * 2);
     }
   }
@@ -289,7 +286,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     );
     if (aborted) throw new TransportError('aborted', method, path, { cause: signal?.reason });
     if (!last.answered) {
-      const cause = safeCause(last.error, this.#secrets);
+      const cause = safeCause(last.error, [this.#options.secret]);
       throw new TransportError(transportFailure(last.error, signal), method, path, { cause });
     }
     const response = last.value;
@@ -359,9 +356,9 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
   ): HttpError {
     let body: unknown;
     try {
-      body = redactValue(JSON.parse(response.text) as unknown, this.#secrets);
+      body = redactValue(JSON.parse(response.text) as unknown, [this.#options.secret]);
     } catch {
-      body = redact(response.text, this.#secrets); // Not JSON: the text, redacted.
+      body = redact(response.text, [this.#options.secret]); // Not JSON: the text, redacted.
     }
     return new HttpError({
       status: response.status,
@@ -379,15 +376,6 @@ export function createOrdersClient<V extends ApiVersion = 'v2'>(
   options: OrdersClientOptions<V>,
 ): OrdersClient<V> {
   return new OrdersClient(options);
-}
-
-/** A caller's abort during a wait between polls is a `TransportError`, as it is during a request. */
-async function backoff(ms: number, signal: AbortSignal | undefined, method: HttpMethod, path: string) {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch (error) {
-    throw new TransportError('aborted', method, path, { cause: error });
-  }
 }
 
 /**
