@@ -4,7 +4,7 @@
  */
 
 /** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`; flags are short, the table small. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows = [Array.from({ length: b.length + 1 }, (_, index) => index)];
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

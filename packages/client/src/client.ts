@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { HttpError } from './errors/http-error.js';
-import { toFieldIssues } from './errors/issues.js';
+import { type FieldIssue, toFieldIssues } from './errors/issues.js';
 import { OrderCreationFailedError } from './errors/order-creation-failed-error.js';
 import { OrderWaitTimeoutError } from './errors/order-wait-timeout-error.js';
 import { RequestValidationError } from './errors/request-validation-error.js';
@@ -20,7 +20,7 @@ import {
 } from './operations.js';
 import { type OrdersClientOptions, optionsFromEnv, type ResolvedOptions, resolveOptions } from './options.js';
 import { redact, redactValue } from './redact.js';
-import { parseRetryAfter, type RetryObserver, withRetries } from './retry.js';
+import { parseRetryAfter, withRetries } from './retry.js';
 import { bodyText, vendorMessageOf } from './schemas/error-body.js';
 import { type ListQuery, listQuerySchema, type OrderRef, orderRefSchema } from './schemas/order-request.js';
 import { notConnected, transportFailure, untrusted } from './transport-failures.js';
@@ -76,19 +76,15 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #headers: Record<string, string>;
-  readonly #secrets: readonly string[];
-  readonly #onRetry: RetryObserver | undefined;
 
   constructor(options: OrdersClientOptions<V>) {
     this.#options = resolveOptions(options);
-    this.#onRetry = options.onRetry;
     this.apiVersion = this.#options.apiVersion;
     this.baseUrl = `${this.#options.origin}${this.#options.basePath}`;
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
       options.dispatcher ??
       new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.#options.timeoutMs } });
-    this.#secrets = [this.#options.secret];
     const { versionHeader } = this.#options;
     const reserved = new Set(
       [USER_ID_HEADER, SECRET_HEADER, versionHeader ? versionHeader.name : ''].map(lower),
@@ -194,12 +190,11 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       }
       const waited = Date.now() - started;
       if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage);
-      await backoff(
-        pause,
-        signal,
-        'GET',
-        `${this.#options.basePath}${expandPath(operations.getOrder.path, uuid)}`,
-      );
+      // A caller's abort during this wait is a `TransportError`, as it is during a request.
+      await sleep(pause, undefined, { signal }).catch((cause: unknown) => {
+        const path = `${this.#options.basePath}${expandPath(operations.getOrder.path, uuid)}`;
+        throw new TransportError('aborted', 'GET', path, { cause });
+      });
       pause = Math.min(maxIntervalMs, pause * 2);
     }
   }
@@ -213,25 +208,10 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     input: SendInput = {},
     options: CallOptions = {},
   ): Promise<ResponseBody<N, V>> {
-    const operation: OperationDefinition = operations[name];
-    const validate = options.validate ?? this.#options.validateRequests;
-    const path = this.#pathFor(name, operation, input, validate);
-    let body: string | undefined;
-    if (operation.body) {
-      const schema = operation.body[this.apiVersion];
-      body = JSON.stringify(validate ? this.#check(name, schema, input.body) : input.body);
-    }
-    const parsed = await this.#exchange(operation, path, body, options);
-    const result = operation.response[this.apiVersion].safeParse(parsed.json);
-    if (!result.success) {
-      throw new ResponseValidationError({
-        method: operation.method,
-        path,
-        status: parsed.status,
-        apiVersion: this.apiVersion,
-        issues: toFieldIssues(result.error.issues),
-      });
-    }
+    const { operation, path, status, json } = await this.#call(name, input, options, true);
+    const result = operation.response[this.apiVersion].safeParse(json);
+    if (!result.success)
+      throw this.#invalidAnswer(operation, path, status, toFieldIssues(result.error.issues));
     return result.data as ResponseBody<N, V>;
   }
 
@@ -244,10 +224,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     input: SendInput = {},
     options: CallOptions = {},
   ): Promise<unknown> {
-    const operation: OperationDefinition = operations[name];
-    const path = this.#pathFor(name, operation, input, options.validate ?? this.#options.validateRequests);
-    const body = operation.body ? JSON.stringify(input.body) : undefined;
-    return (await this.#exchange(operation, path, body, options)).json;
+    return (await this.#call(name, input, options, false)).json;
   }
 
   /** Closes the connections of the dispatcher the client created; a given dispatcher is left open. */
@@ -255,7 +232,9 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  #pathFor(name: OperationName, operation: OperationDefinition, input: SendInput, validate: boolean): string {
+  async #call(name: OperationName, input: SendInput, options: CallOptions, checkBody: boolean) {
+    const operation: OperationDefinition = operations[name];
+    const validate = options.validate ?? this.#options.validateRequests;
     let id = input.id;
     if (operation.path === '/orders/{id}' && validate) id = this.#check(name, orderRefSchema, id, ['id']);
     let path = `${this.#options.basePath}${expandPath(operation.path, id)}`;
@@ -267,7 +246,11 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
         .map((key) => `${key}=${encodeURIComponent(String(values[key]))}`);
       if (pairs.length > 0) path += `?${pairs.join('&')}`;
     }
-    return path;
+    let body = input.body;
+    if (operation.body && validate && checkBody)
+      body = this.#check(name, operation.body[this.apiVersion], body);
+    const text = operation.body ? JSON.stringify(body) : undefined;
+    return { operation, path, ...(await this.#exchange(operation, path, text, options)) };
   }
 
   #check<S extends z.ZodType>(
@@ -299,11 +282,11 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
           return { answered: false, unsent: notConnected(error), hopeless: untrusted(error), error } as const;
         }
       },
-      { method, path, policy: this.#options.retry, deadline, signal, onRetry: this.#onRetry },
+      { method, path, policy: this.#options.retry, deadline, signal, onRetry: this.#options.onRetry },
     );
     if (aborted) throw new TransportError('aborted', method, path, { cause: signal?.reason });
     if (!last.answered) {
-      const cause = safeCause(last.error, this.#secrets);
+      const cause = safeCause(last.error, [this.#options.secret]);
       throw new TransportError(transportFailure(last.error, signal), method, path, { cause });
     }
     const response = last.value;
@@ -345,15 +328,25 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     } catch {
       const text = response.text.trim() === '' ? undefined : response.text;
       if (operation.response[this.apiVersion].safeParse(text).success) return text;
-      throw new ResponseValidationError({
-        method: operation.method,
-        path,
-        status: response.status,
-        apiVersion: this.apiVersion,
-        issues: [],
-        notJson: true,
-      });
+      throw this.#invalidAnswer(operation, path, response.status, [], true);
     }
+  }
+
+  #invalidAnswer(
+    { method }: OperationDefinition,
+    path: string,
+    status: number,
+    issues: FieldIssue[],
+    notJson = false,
+  ) {
+    return new ResponseValidationError({
+      method,
+      path,
+      status,
+      apiVersion: this.apiVersion,
+      issues,
+      notJson,
+    });
   }
 
   #httpError(
@@ -363,9 +356,9 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
   ): HttpError {
     let body: unknown;
     try {
-      body = redactValue(JSON.parse(response.text) as unknown, this.#secrets);
+      body = redactValue(JSON.parse(response.text) as unknown, [this.#options.secret]);
     } catch {
-      body = redact(response.text, this.#secrets); // Not JSON: the text, redacted.
+      body = redact(response.text, [this.#options.secret]); // Not JSON: the text, redacted.
     }
     return new HttpError({
       status: response.status,
@@ -383,15 +376,6 @@ export function createOrdersClient<V extends ApiVersion = 'v2'>(
   options: OrdersClientOptions<V>,
 ): OrdersClient<V> {
   return new OrdersClient(options);
-}
-
-/** A caller's abort during a wait between polls is a `TransportError`, as it is during a request. */
-async function backoff(ms: number, signal: AbortSignal | undefined, method: HttpMethod, path: string) {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch (error) {
-    throw new TransportError('aborted', method, path, { cause: error });
-  }
 }
 
 /**

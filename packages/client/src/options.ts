@@ -35,19 +35,6 @@ export interface OrdersClientOptions<V extends ApiVersion = ApiVersion> {
   headers?: Readonly<Record<string, string>>;
 }
 
-export interface ResolvedOptions<V extends ApiVersion> {
-  origin: string;
-  basePath: string;
-  userId: string;
-  secret: string;
-  apiVersion: V;
-  versionHeader: VersionHeader | false;
-  timeoutMs: number;
-  retry: RetryPolicy;
-  validateRequests: boolean;
-  headers: Readonly<Record<string, string>>;
-}
-
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
@@ -59,7 +46,7 @@ export function withoutUserInfo(url: string): string {
 }
 
 /** Checks the options and fills in defaults; a bad option is a `ConfigurationError` naming it. */
-export function resolveOptions<V extends ApiVersion>(options: OrdersClientOptions<V>): ResolvedOptions<V> {
+export function resolveOptions<V extends ApiVersion>(options: OrdersClientOptions<V>) {
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
   let url: URL;
   try {
@@ -113,28 +100,22 @@ export function resolveOptions<V extends ApiVersion>(options: OrdersClientOption
     userId: options.userId,
     secret: options.secret,
     apiVersion,
-    versionHeader,
+    versionHeader: versionHeader as VersionHeader | false,
     timeoutMs,
     retry,
     validateRequests: options.validateRequests ?? true,
     headers: options.headers ?? {},
+    onRetry: options.onRetry,
   };
 }
+
+export type ResolvedOptions<V extends ApiVersion> = ReturnType<typeof resolveOptions<V>>;
 
 /** Base URL and credentials from `PRINT_API_BASE_URL`, `PRINT_API_USER_ID` and `PRINT_API_SECRET`. */
 export function optionsFromEnv(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Pick<OrdersClientOptions, 'baseUrl' | 'userId' | 'secret'> {
-  const pick = (name: string) => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
+  const pick = (name: string) => env[name]?.trim() || undefined;
   const baseUrl = pick(ENV.baseUrl);
-  const userId = pick(ENV.userId);
-  const secret = pick(ENV.secret);
-  return {
-    ...(baseUrl ? { baseUrl } : {}),
-    userId: userId ?? '',
-    secret: secret ?? '',
-  };
+  return { ...(baseUrl ? { baseUrl } : {}), userId: pick(ENV.userId) ?? '', secret: pick(ENV.secret) ?? '' };
 }

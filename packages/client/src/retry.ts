@@ -32,19 +32,16 @@ export const UNPROCESSED_STATUSES: readonly number[] = [429, 503];
 
 /** Seconds from a `Retry-After` header: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
+  const raw = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!raw) return undefined;
+  if (/^\d+$/.test(raw)) return Number(raw);
   // Only an HTTP date (it starts with the day's name): Date.parse also reads "-5" or "1.5".
-  const date = /^[A-Za-z]{3}/.test(raw.trim()) ? Date.parse(raw) : Number.NaN;
+  const date = /^[A-Za-z]{3}/.test(raw) ? Date.parse(raw) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/**
- * Milliseconds to wait before retry number `attempt` (1-based): the `Retry-After` as asked, else
- * the policy's backoff, doubled each attempt with jitter and capped at `maxDelayMs`.
- */
+/** Milliseconds before retry number `attempt` (1-based): the `Retry-After`, else the policy's backoff. */
 export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterSeconds?: number): number {
   if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
   const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
@@ -79,7 +76,6 @@ export interface RetryEvent {
   readonly status: number | undefined;
   /** A 429, or a 503 with `Retry-After`: the target asked to be left alone for a while. */
   readonly throttled: boolean;
-  /** How long the client waits before the next attempt. */
   readonly delayMs: number;
 }
 

@@ -8,7 +8,7 @@
  */
 
 /** Where an example comes from. */
-export interface VendorExampleSource {
+interface VendorExampleSource {
   readonly repository: 'printdeal/printdeal-api-rst-docs';
   readonly commit: string;
   readonly path: string;
@@ -394,7 +394,7 @@ export const VENDOR_EXAMPLES = {
 export type VendorExampleName = keyof typeof VENDOR_EXAMPLES;
 
 /** `T` with every `readonly` removed, at any depth (tuples stay tuples). */
-export type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
+type Writable<T> = T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
 
 /** A fresh copy of a documented body, typed to be sent or changed. */
 export function documentedBody<N extends VendorExampleName>(

@@ -4,6 +4,7 @@
  * vendor changes its API and catching that is the kit's job.
  */
 
+import type { Address, CreateOrderV1, CreateOrderV2 } from './schemas/order-request.js';
 import { VENDOR_EXAMPLES } from './vendor-examples.js';
 
 /** The API versions the kit knows. v1 is deprecated; new integrations use v2. */
@@ -66,7 +67,8 @@ export const PO_NUMBER_MAX_LENGTH = 120;
 /** Message of the 500 the vendor answers when an order in production cannot be cancelled. */
 export const CANCEL_REFUSED_MESSAGE = 'Cancel order failed';
 
-const [documentedLine] = VENDOR_EXAMPLES.createOrder.body.orderLines;
+const documented = VENDOR_EXAMPLES.createOrder.body;
+const [documentedLine] = documented.orderLines;
 const [documentedDetailLine] = VENDOR_EXAMPLES.orderDetail.body.lines;
 
 /**
@@ -99,4 +101,39 @@ export const ENV = {
 /** The value of the version header for `version`. */
 export function versionHeaderValue(version: ApiVersion, template: string = DEFAULT_VERSION_HEADER.template) {
   return template.replaceAll('{version}', version);
+}
+
+/** The delivery address of the docs' create example: a complete address the vendor ships to. */
+export const EXAMPLE_ADDRESS: Readonly<Address> = Object.freeze({ ...documented.deliveryAddress });
+
+const files = () => [{ url: EXAMPLE_PRODUCTS.artworkUrl }];
+
+/** An order line of `version`'s shape for the example product, with its artwork. */
+export const exampleOrderLine = (version: ApiVersion) =>
+  version === 'v1'
+    ? { productCode: EXAMPLE_PRODUCTS.v1ProductCode, files: files() }
+    : {
+        sku: EXAMPLE_PRODUCTS.v2Sku,
+        attributes: EXAMPLE_PRODUCTS.v2Attributes.map((attribute) => ({ ...attribute })),
+        files: files(),
+      };
+
+type ExampleOrder<V extends ApiVersion> = V extends 'v1' ? CreateOrderV1 : CreateOrderV2;
+
+/**
+ * A valid create payload of `version`'s shape for the example product, with the addresses of
+ * the docs' create example, delivered home (the one delivery method of both versions); a fresh
+ * copy on every call.
+ */
+export function exampleOrder<V extends ApiVersion>(
+  version: V,
+  overrides: Partial<ExampleOrder<V>> = {},
+): ExampleOrder<V> {
+  return {
+    orderLines: [exampleOrderLine(version)],
+    invoiceAddress: { ...documented.invoiceAddress },
+    deliveryAddress: { ...documented.deliveryAddress },
+    deliveryMethod: 1,
+    ...overrides,
+  } as ExampleOrder<V>;
 }

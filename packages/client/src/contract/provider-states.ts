@@ -73,7 +73,7 @@ export const PROVIDER_STATES = {
   },
 } as const satisfies Record<string, ProviderStateDefinition>;
 
-export type ProviderStateKey = keyof typeof PROVIDER_STATES;
+type ProviderStateKey = keyof typeof PROVIDER_STATES;
 export type ProviderStateName = (typeof PROVIDER_STATES)[ProviderStateKey]['name'];
 
 /** The definition for a state name as it appears in a pact file, if the kit knows it. */

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { type FieldIssue, toFieldIssues } from '../errors/issues.js';
 
 /** What a state change asks for: arrange the state before an interaction, or undo it after. */
-export const STATE_CHANGE_ACTIONS = ['setup', 'teardown'] as const;
-export type StateChangeAction = (typeof STATE_CHANGE_ACTIONS)[number];
+const STATE_CHANGE_ACTIONS = ['setup', 'teardown'] as const;
+type StateChangeAction = (typeof STATE_CHANGE_ACTIONS)[number];
 
 /** One state-change call of the Pact verifiers (`--state-change-url`, `providerStatesSetupUrl`). */
 export interface StateChangeRequest {

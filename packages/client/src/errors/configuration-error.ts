@@ -1,4 +1,4 @@
-import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+import { ERROR_CODES, guardFor, PrintOrderError } from './print-order-error.js';
 
 /** The client's options are unusable; the message says which and how to fix it. */
 export class ConfigurationError extends PrintOrderError {
@@ -9,5 +9,4 @@ export class ConfigurationError extends PrintOrderError {
   }
 }
 
-export const isConfigurationError = (error: unknown): error is ConfigurationError =>
-  hasCode(error, ERROR_CODES.configuration);
+export const isConfigurationError = guardFor<ConfigurationError>(ERROR_CODES.configuration);

@@ -1,5 +1,5 @@
 import type { HttpMethod } from '../operations.js';
-import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+import { ERROR_CODES, guardFor, PrintOrderError } from './print-order-error.js';
 
 export interface HttpErrorDetails {
   status: number;
@@ -39,4 +39,4 @@ export class HttpError extends PrintOrderError {
   }
 }
 
-export const isHttpError = (error: unknown): error is HttpError => hasCode(error, ERROR_CODES.http);
+export const isHttpError = guardFor<HttpError>(ERROR_CODES.http);

@@ -1,4 +1,4 @@
-import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+import { ERROR_CODES, guardFor, PrintOrderError } from './print-order-error.js';
 
 /** The vendor says an asynchronously created order failed; it will never become readable. */
 export class OrderCreationFailedError extends PrintOrderError {
@@ -13,5 +13,4 @@ export class OrderCreationFailedError extends PrintOrderError {
   }
 }
 
-export const isOrderCreationFailedError = (error: unknown): error is OrderCreationFailedError =>
-  hasCode(error, ERROR_CODES.orderCreationFailed);
+export const isOrderCreationFailedError = guardFor<OrderCreationFailedError>(ERROR_CODES.orderCreationFailed);

@@ -1,4 +1,4 @@
-import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+import { ERROR_CODES, guardFor, PrintOrderError } from './print-order-error.js';
 
 /** An asynchronously created order did not become readable within the wait's bound. */
 export class OrderWaitTimeoutError extends PrintOrderError {
@@ -17,5 +17,4 @@ export class OrderWaitTimeoutError extends PrintOrderError {
   }
 }
 
-export const isOrderWaitTimeoutError = (error: unknown): error is OrderWaitTimeoutError =>
-  hasCode(error, ERROR_CODES.orderWaitTimeout);
+export const isOrderWaitTimeoutError = guardFor<OrderWaitTimeoutError>(ERROR_CODES.orderWaitTimeout);

@@ -22,5 +22,7 @@ export class PrintOrderError extends CodedError<PrintOrderErrorCode> {
 export const isPrintOrderError = (error: unknown): error is PrintOrderError =>
   hasOneOfCodes(error, ERROR_CODES);
 
-export const hasCode = <T>(error: unknown, code: PrintOrderErrorCode): error is T =>
-  hasErrorCode<T>(error, code);
+/** The `is…Error` guard of one code: it works across realms, as `instanceof` does not. */
+export function guardFor<T>(code: PrintOrderErrorCode) {
+  return (error: unknown): error is T => hasErrorCode<T>(error, code);
+}

@@ -1,7 +1,7 @@
 import type { OperationName } from '../operations.js';
 import type { ApiVersion } from '../vendor.js';
 import type { FieldIssue } from './issues.js';
-import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+import { ERROR_CODES, guardFor, PrintOrderError } from './print-order-error.js';
 
 /** A request was refused before anything was sent; `issues` names each bad field. */
 export class RequestValidationError extends PrintOrderError {
@@ -22,5 +22,4 @@ export class RequestValidationError extends PrintOrderError {
   }
 }
 
-export const isRequestValidationError = (error: unknown): error is RequestValidationError =>
-  hasCode(error, ERROR_CODES.requestValidation);
+export const isRequestValidationError = guardFor<RequestValidationError>(ERROR_CODES.requestValidation);

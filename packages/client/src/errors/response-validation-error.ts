@@ -1,7 +1,7 @@
 import type { HttpMethod } from '../operations.js';
 import type { ApiVersion } from '../vendor.js';
 import type { FieldIssue } from './issues.js';
-import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+import { ERROR_CODES, guardFor, PrintOrderError } from './print-order-error.js';
 
 /** A 2xx answer arrived whose body is not JSON or does not match the version's schema. */
 export class ResponseValidationError extends PrintOrderError {
@@ -35,5 +35,4 @@ export class ResponseValidationError extends PrintOrderError {
   }
 }
 
-export const isResponseValidationError = (error: unknown): error is ResponseValidationError =>
-  hasCode(error, ERROR_CODES.responseValidation);
+export const isResponseValidationError = guardFor<ResponseValidationError>(ERROR_CODES.responseValidation);

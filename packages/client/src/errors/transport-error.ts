@@ -1,5 +1,5 @@
 import type { HttpMethod } from '../operations.js';
-import { ERROR_CODES, hasCode, PrintOrderError } from './print-order-error.js';
+import { ERROR_CODES, guardFor, PrintOrderError } from './print-order-error.js';
 
 /** What went wrong below HTTP. */
 export type TransportFailure = 'timeout' | 'refused' | 'reset' | 'dns' | 'aborted' | 'network';
@@ -28,5 +28,4 @@ export class TransportError extends PrintOrderError {
   }
 }
 
-export const isTransportError = (error: unknown): error is TransportError =>
-  hasCode(error, ERROR_CODES.transport);
+export const isTransportError = guardFor<TransportError>(ERROR_CODES.transport);

@@ -12,9 +12,8 @@ const clip = (text: string) => (text.length > MAX_MESSAGE ? `${text.slice(0, MAX
  */
 export function vendorMessageOf(body: unknown): string | undefined {
   // A page of markup (a gateway's error page) is no message.
-  if (typeof body === 'string') return /^\s*(<|$)/.test(body) ? undefined : clip(body.trim());
-  if (body === null || typeof body !== 'object') return undefined;
-  const record = body as Record<string, unknown>;
+  if (typeof body === 'string' && /^\s*</.test(body)) return undefined;
+  const record = (body ?? {}) as Record<string, unknown>;
   for (const key of ['message', 'error']) {
     const value = record[key];
     if (typeof value === 'string' && value.trim() !== '') return clip(value.trim());

@@ -45,12 +45,10 @@ export const externalIdSchema = z
  */
 export const filesSchema = z.array(z.strictObject({ url: z.url() })).length(1, 'must hold exactly one file');
 
+const lineExtras = { files: filesSchema.optional(), externalId: externalIdSchema.optional() };
+
 /** A v1 line names its product by `productCode`. */
-export const orderLineV1Schema = z.strictObject({
-  productCode: required,
-  files: filesSchema.optional(),
-  externalId: externalIdSchema.optional(),
-});
+export const orderLineV1Schema = z.strictObject({ productCode: required, ...lineExtras });
 
 export const attributeSchema = z.strictObject({ attribute: required, value: required });
 
@@ -58,15 +56,13 @@ export const attributeSchema = z.strictObject({ attribute: required, value: requ
 export const orderLineV2Schema = z.strictObject({
   sku: z.string().regex(UUID_PATTERN, 'must be a category uuid'),
   attributes: z.array(attributeSchema).min(1, 'must hold at least one attribute'),
-  files: filesSchema.optional(),
-  externalId: externalIdSchema.optional(),
+  ...lineExtras,
 });
 
 /** A line ordered from a quote; the order then names the quote in `quoteId`. */
 export const quoteOrderLineSchema = z.strictObject({
   quoteLineItemId: z.union([z.string().min(1), z.number().int()]),
-  files: filesSchema.optional(),
-  externalId: externalIdSchema.optional(),
+  ...lineExtras,
 });
 
 const deliveryMethod = (version: ApiVersion) =>
@@ -77,32 +73,28 @@ const deliveryMethod = (version: ApiVersion) =>
       error: `must be a ${version} delivery method id: ${DELIVERY_METHODS[version].join(', ')}`,
     });
 
+const atMost = (length: number) => z.string().max(length, `must be at most ${length} characters`).optional();
+
+const lines = <T extends z.ZodType>(line: T) => z.array(line).min(1, 'must hold at least one line');
+
 const orderFields = (version: ApiVersion) => ({
   invoiceAddress: addressSchema,
   deliveryAddress: addressSchema,
   deliveryMethod: deliveryMethod(version),
-  reference: z
-    .string()
-    .max(REFERENCE_MAX_LENGTH, `must be at most ${REFERENCE_MAX_LENGTH} characters`)
-    .optional(),
-  poNumber: z
-    .string()
-    .max(PO_NUMBER_MAX_LENGTH, `must be at most ${PO_NUMBER_MAX_LENGTH} characters`)
-    .optional(),
+  reference: atMost(REFERENCE_MAX_LENGTH),
+  poNumber: atMost(PO_NUMBER_MAX_LENGTH),
   testOrder: z.boolean().optional(),
 });
 
 export const createOrderV1Schema = z.strictObject({
   ...orderFields('v1'),
-  orderLines: z.array(orderLineV1Schema).min(1, 'must hold at least one line'),
+  orderLines: lines(orderLineV1Schema),
 });
 
 export const createOrderV2Schema = z
   .strictObject({
     ...orderFields('v2'),
-    orderLines: z
-      .array(z.union([orderLineV2Schema, quoteOrderLineSchema]))
-      .min(1, 'must hold at least one line'),
+    orderLines: lines(z.union([orderLineV2Schema, quoteOrderLineSchema])),
     quoteId: z.union([z.string().min(1), z.number().int()]).optional(),
   })
   .refine(
@@ -121,18 +113,14 @@ const atLeastOneField = (patch: object) => Object.values(patch).some((value) => 
  * carries them has the same result as one without them, so they are accepted (and ignored by
  * the vendor). `paymentMethod` appears in the docs' own update example, nowhere else.
  */
-const updateFields = (version: ApiVersion) => ({
-  ...partialOrderFields(version),
-  paymentMethod: z.number().int().optional(),
-});
-
-const partialOrderFields = (version: ApiVersion) => {
+const updateFields = (version: ApiVersion) => {
   const { invoiceAddress, deliveryAddress, deliveryMethod, ...rest } = orderFields(version);
   return {
     ...rest,
     invoiceAddress: invoiceAddress.optional(),
     deliveryAddress: deliveryAddress.optional(),
     deliveryMethod: deliveryMethod.optional(),
+    paymentMethod: z.number().int().optional(),
   };
 };
 
@@ -166,11 +154,9 @@ export const listQuerySchema = z.strictObject({
 /** An order id as the path takes it: the numeric id or the uuid. */
 export const orderRefSchema = z.union([
   z.number().int().positive(),
-  z
-    .string()
-    .regex(/^[1-9]\d*$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
-      error: 'must be a numeric order id or an order uuid',
-    }),
+  z.string().regex(new RegExp(`^[1-9]\\d*$|${UUID_PATTERN.source}`), {
+    error: 'must be a numeric order id or an order uuid',
+  }),
 ]);
 
 export type Address = z.input<typeof addressSchema>;
