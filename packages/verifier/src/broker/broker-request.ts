@@ -1,6 +1,6 @@
 import { describeTransportFailure } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
-import { BrokerError } from '../errors/broker-error.js';
+import { BrokerError } from '../errors/index.js';
 import { authorizationHeader, type BrokerConnection } from '../options/broker-connection.js';
 
 /**

@@ -4,7 +4,7 @@ import { API_VERSIONS, formatPath } from '@print-contracts/client';
 import { z } from 'zod';
 import { earlierDriftFindings } from '../drift/baseline.js';
 import type { DriftFinding } from '../drift/observe-drift.js';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 import { interactionKey } from './interaction-key.js';
 
 /** One interaction × version of the baseline: its key and the verdict it had. */

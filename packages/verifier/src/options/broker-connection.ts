@@ -1,4 +1,4 @@
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS, argsProblem, withoutUserInfo } from '@print-contracts/client';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 import { brokerAuth, checkBrokerUrl } from './broker-connection.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';

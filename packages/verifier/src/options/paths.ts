@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
 

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { API_VERSIONS, formatPath, providerName } from '@print-contracts/client';
 import type { z } from 'zod';
-import { PactFileError } from '../errors/pact-file-error.js';
+import { PactFileError } from '../errors/index.js';
 import type { LoadedPact, PactSource } from './interaction.js';
 import { interactionSchema, pactSchema } from './pact-schema.js';
 
