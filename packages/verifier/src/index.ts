@@ -1,4 +1,4 @@
-export { compareDriftWithBaseline } from './drift/baseline.js';
+export { compareDriftWithBaseline } from './compare/compare.js';
 export * from './errors/index.js';
 export { brokerSecrets, checkBrokerUrl } from './options/broker-connection.js';
 export { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from './options/credentials.js';

@@ -1,5 +1,5 @@
 import { API_VERSIONS, type ApiVersion, redact } from '@print-contracts/client';
-import { interactionKey } from '../compare/interaction-key.js';
+import { interactionKey } from '../compare/compare.js';
 import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import { requestLine, stateLine } from '../pacts/interaction.js';
