@@ -24,12 +24,11 @@ import { planRun } from './plan/plan.js';
 import { toHar, writeHar } from './record/har.js';
 import { PactRunner } from './replay/pact-runner.js';
 import { type Replayed, replay } from './replay/replay.js';
-import { buildReport } from './report/build-report.js';
-import { withComparison } from './report/changes.js';
-import { ConsoleReporter, type TextSink } from './report/console-reporter.js';
-import { wantsColour } from './report/console-style.js';
+import { buildReport, withComparison } from './report/build-report.js';
+import { ConsoleReporter, type TextSink, wantsColour } from './report/console-reporter.js';
+
 import { KIT_NAME, KIT_VERSION } from './report/kit-version.js';
-import { teardownText } from './report/teardown-text.js';
+import { teardownText } from './report/model.js';
 import { REPORT_FILES, writeReports } from './report/write-reports.js';
 import { settle } from './settle/settle.js';
 import { TargetClients } from './target/clients.js';

@@ -1,22 +1,23 @@
 import { redact } from '@print-contracts/client';
-import { driftConsoleLines } from '../drift/render.js';
+import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { VerifyOptions } from '../options/verify-options.js';
 import { type Plan, VERDICT_WORDS, type Verdict } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
-import { changeSections, changesHeadline } from './changes.js';
-import { paint, type Style } from './console-style.js';
 import {
+  changeSections,
+  changesHeadline,
+  DRIFT_HEADING,
+  failedWithoutBreak,
   type InteractionReport,
   matrixRows,
   printable,
   type RunReport,
+  retriesText,
+  teardownText,
   versionsOf,
   withVerdict,
 } from './model.js';
-import { failedWithoutBreak } from './outcome-text.js';
-import { retriesText } from './retries-text.js';
-import { teardownText } from './teardown-text.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests; `isTTY` asks for colour. */
 export interface TextSink {
@@ -44,6 +45,53 @@ export interface VerdictLine {
   readonly verdict: Verdict;
   readonly ms: number | undefined;
   readonly reason: string | undefined;
+}
+
+/** The few styles the console uses; plain ANSI codes (SGR), no dependency. */
+const CODES = {
+  green: [32, 39],
+  red: [31, 39],
+  yellow: [33, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+} as const;
+
+export type Style = keyof typeof CODES;
+
+/**
+ * Colour on a terminal only: never when the stream is piped or a file, nor when `NO_COLOR` is set
+ * to anything but the empty string (https://no-color.org).
+ */
+export function wantsColour(
+  stream: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+) {
+  return stream.isTTY === true && !env.NO_COLOR;
+}
+
+/** `text` in `style` when `colour`, else as it is. */
+export const paint = (colour: boolean, style: Style | undefined, text: string) =>
+  colour && style && text ? `\u001b[${CODES[style][0]}m${text}\u001b[${CODES[style][1]}m` : text;
+
+/** The console's drift section: one line per finding; they inform, and fail a run only with `--fail-on-drift`. */
+export function driftConsoleLines(drift: DriftReport | undefined): string[] {
+  if (!drift) return [];
+  if (drift.documents === undefined)
+    return ['', `${DRIFT_HEADING}: not checked (no OpenAPI documents; see --openapi)`];
+  const gone = (drift.disappeared ?? []).map((finding) => `  gone since the baseline: ${finding.text}`);
+  if (drift.findings.length === 0) {
+    return [
+      '',
+      `${DRIFT_HEADING}: none in ${drift.compared} answers compared with ${drift.documents}`,
+      ...gone,
+    ];
+  }
+  return [
+    '',
+    `${DRIFT_HEADING} (${drift.findings.length} in ${drift.compared} answers compared with ${drift.documents}):`,
+    ...drift.findings.map((finding) => `  ${finding.change === 'new' ? 'new: ' : ''}${finding.text}`),
+    ...gone,
+  ];
 }
 
 const MAX_LABEL = 64;
