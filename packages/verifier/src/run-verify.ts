@@ -13,9 +13,9 @@ import { loadOpenApiDocuments } from './drift/openapi-documents.js';
 import { isUsageError, isVerifierError, PactFileError } from './errors/index.js';
 import { EXIT_CODES, type ExitCode, type StopSignal } from './exit-codes.js';
 import { Ledger } from './ledger/ledger.js';
-import { brokerSecrets } from './options/broker-connection.js';
+
 import { OTHER_SECRET_ENV } from './options/credentials.js';
-import { parseVerifyArgs } from './options/parse-args.js';
+import { brokerSecrets, parseVerifyArgs } from './options/parse-args.js';
 import { VERIFY_USAGE } from './options/usage.js';
 import type { VerifyOptions } from './options/verify-options.js';
 import type { LoadedPact } from './pacts/interaction.js';
