@@ -2,7 +2,7 @@ import type { ApiVersion } from '@print-contracts/client';
 import type { DriftFinding } from '../drift/observe-drift.js';
 
 /** How one interaction × version moved between the baseline and this run. */
-export type ChangeKind = 'new-failure' | 'regression' | 'fixed' | 'unchanged' | 'new-interaction' | 'gone';
+type ChangeKind = 'new-failure' | 'regression' | 'fixed' | 'unchanged' | 'new-interaction' | 'gone';
 
 /**
  * The classification table. `before`/`now` are verdicts, undefined where that run did not hold

@@ -11,7 +11,7 @@ export const VERIFIER_ERROR_CODES = {
   arrange: 'ERR_VERIFY_ARRANGE',
 } as const;
 
-export type VerifierErrorCode = (typeof VERIFIER_ERROR_CODES)[keyof typeof VERIFIER_ERROR_CODES];
+type VerifierErrorCode = (typeof VERIFIER_ERROR_CODES)[keyof typeof VERIFIER_ERROR_CODES];
 
 /**
  * Base of the verifier's own errors: one line, no credentials. Those reaching the command mean

@@ -49,7 +49,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
 /** Embedded runs use a short creation delay: the run still waits for it, and stays fast. */
-export const EMBEDDED_PROCESSING_DELAY_MS = 20;
+const EMBEDDED_PROCESSING_DELAY_MS = 20;
 
 /**
  * The one bound on waiting for an order's asynchronous creation, per mode. The vendor processes
@@ -226,7 +226,7 @@ export function checkBrokerUrl(value: string): string {
 }
 
 /** The base URL without a trailing slash; it must end in `/api`, and use https in live mode. */
-export function checkBaseUrl(value: string, mode: TargetMode): string {
+function checkBaseUrl(value: string, mode: TargetMode): string {
   const example = `; give one like https://api.example.com${API_BASE_PATH}`;
   const url = checkHttpUrl(value, '--base-url', example, 'use the environment or --user-id/--secret-file');
   if (url.search || url.hash) throw new UsageError('--base-url must not have a query or a fragment');

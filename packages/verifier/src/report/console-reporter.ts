@@ -10,6 +10,7 @@ import {
   DRIFT_HEADING,
   failedWithoutBreak,
   type InteractionReport,
+  LOOKS,
   matrixRows,
   printable,
   type RunReport,
@@ -25,21 +26,19 @@ export interface TextSink {
   readonly isTTY?: boolean;
 }
 
-/**
- * How much the console says: `quiet` the matrix and the summary; `normal` also a line per
- * interaction as it finishes and the waits; `verbose` also every state, request and teardown step.
- */
-export type ConsoleDetail = 'quiet' | 'normal' | 'verbose';
-
-export interface ConsoleOptions {
-  readonly detail: ConsoleDetail;
+interface ConsoleOptions {
+  /**
+   * How much the console says: `quiet` the matrix and the summary; `normal` also a line per
+   * interaction as it finishes and the waits; `verbose` also every state, request and teardown step.
+   */
+  readonly detail: 'quiet' | 'normal' | 'verbose';
   readonly secrets: readonly string[];
   /** ANSI colour (a terminal without `NO_COLOR`); see `wantsColour`. */
   readonly colour?: boolean;
 }
 
 /** One interaction's outcome, as the replay settles it. */
-export interface VerdictLine {
+interface VerdictLine {
   readonly version: string;
   readonly description: string;
   readonly verdict: Verdict;
@@ -56,7 +55,7 @@ const CODES = {
   bold: [1, 22],
 } as const;
 
-export type Style = keyof typeof CODES;
+type Style = keyof typeof CODES;
 
 /**
  * Colour on a terminal only: never when the stream is piped or a file, nor when `NO_COLOR` is set
@@ -70,7 +69,7 @@ export function wantsColour(
 }
 
 /** `text` in `style` when `colour`, else as it is. */
-export const paint = (colour: boolean, style: Style | undefined, text: string) =>
+const paint = (colour: boolean, style: Style | undefined, text: string) =>
   colour && style && text ? `\u001b[${CODES[style][0]}m${text}\u001b[${CODES[style][1]}m` : text;
 
 /** The console's drift section: one line per finding; they inform, and fail a run only with `--fail-on-drift`. */
@@ -98,20 +97,6 @@ const MAX_LABEL = 64;
 /** Reasons can be long (a schema's every complaint); the JSON report keeps them whole. */
 const MAX_REASON = 240;
 const GAP = '  ';
-const MARKS: Readonly<Record<Verdict, string>> = {
-  verified: '✓',
-  failed: '✗',
-  'not-verifiable': '○',
-  'target-unavailable': '⚠',
-  'not-run': '·',
-};
-const STYLES: Readonly<Record<Verdict, Style>> = {
-  verified: 'green',
-  failed: 'red',
-  'not-verifiable': 'yellow',
-  'target-unavailable': 'yellow',
-  'not-run': 'dim',
-};
 const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
 const reason = (item: { reason?: string | undefined }) => clip(item.reason ?? '', MAX_REASON);
 
@@ -166,9 +151,9 @@ export class ConsoleReporter {
     const word = item.verdict === 'verified' ? '' : ` ${VERDICT_WORDS[item.verdict]}`;
     this.#line(
       '  ',
-      [MARKS[item.verdict], STYLES[item.verdict]],
+      [LOOKS[item.verdict].mark, LOOKS[item.verdict].style],
       ` ${item.version} ${item.description}`,
-      [word, STYLES[item.verdict]],
+      [word, LOOKS[item.verdict].style],
       [time, 'dim'],
       why,
     );
@@ -257,7 +242,9 @@ export class ConsoleReporter {
     this.#line(['Interaction'.padEnd(width), 'bold'], ...versions.flatMap((v, i) => cell(v, i, 'bold')));
     this.#line('-'.repeat(width), ...columns.flatMap((size, i) => cell('-'.repeat(size), i)));
     for (const row of rows) {
-      const cells = row.cells.flatMap((item, i) => cell(word(item), i, item ? STYLES[item.verdict] : 'dim'));
+      const cells = row.cells.flatMap((item, i) =>
+        cell(word(item), i, item ? LOOKS[item.verdict].style : 'dim'),
+      );
       this.#line(row.label.padEnd(width), ...cells);
     }
   }

@@ -1,26 +1,18 @@
 import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import type { Verdict } from '../plan/plan.js';
 import { KIT_NAME } from './kit-version.js';
 import {
   changeSections,
   changesHeadline,
   DRIFT_HEADING,
   failedWithoutBreak,
+  LOOKS,
   matrixRows,
   type RunReport,
   teardownText,
   versionsOf,
   withVerdict,
 } from './model.js';
-
-const SYMBOLS: Readonly<Record<Verdict, string>> = {
-  verified: '✅ verified',
-  failed: '❌ **FAILED**',
-  'not-verifiable': '⚪ not verifiable here',
-  'target-unavailable': '⚠️ target unavailable',
-  'not-run': '⏹️ not run',
-};
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -55,7 +47,7 @@ export function markdownSummary(report: RunReport): string {
   for (const row of matrixRows(report.interactions)) {
     const cells = versions.map((version) => row.cells[version]);
     lines.push(
-      `| ${cell(row.label)} | ${cells.map((item) => (item ? SYMBOLS[item.verdict] : '—')).join(' | ')} |`,
+      `| ${cell(row.label)} | ${cells.map((item) => (item ? LOOKS[item.verdict].markdown : '—')).join(' | ')} |`,
     );
   }
   const failed = withVerdict(report, 'failed');

@@ -15,6 +15,17 @@ export type RunReport = ReturnType<typeof buildReport> & { readonly comparison?:
 export type InteractionReport = RunReport['interactions'][number];
 export type Counts = RunReport['totals'];
 
+/** How each verdict looks: its mark and colour on the console, its cell in Markdown. */
+export const LOOKS: Readonly<
+  Record<Verdict, { mark: string; style: 'green' | 'red' | 'yellow' | 'dim'; markdown: string }>
+> = {
+  verified: { mark: '✓', style: 'green', markdown: '✅ verified' },
+  failed: { mark: '✗', style: 'red', markdown: '❌ **FAILED**' },
+  'not-verifiable': { mark: '○', style: 'yellow', markdown: '⚪ not verifiable here' },
+  'target-unavailable': { mark: '⚠', style: 'yellow', markdown: '⚠️ target unavailable' },
+  'not-run': { mark: '·', style: 'dim', markdown: '⏹️ not run' },
+};
+
 /** The title of the drift section, in the console and in Markdown. */
 export const DRIFT_HEADING = 'Drift from the OpenAPI description';
 
@@ -91,11 +102,6 @@ export function teardownText(teardown: Settlement): string {
 }
 
 /** One group of the changes since the last run; `fails`: it makes the run fail, `known`: excused. */
-export interface ChangeSection {
-  readonly title: string;
-  readonly weight: 'fails' | 'known' | 'info';
-  readonly items: readonly { readonly name: string; readonly text: string }[];
-}
 
 const word = (verdict: string | undefined) =>
   verdict === undefined ? 'absent' : (VERDICT_WORDS[verdict as keyof typeof VERDICT_WORDS] ?? verdict);
@@ -121,6 +127,12 @@ export function changesHeadline(report: RunReport): string | undefined {
 }
 
 /** The changes in the order every report leads with them: what fails the run first. */
+interface ChangeSection {
+  readonly title: string;
+  readonly weight: 'fails' | 'known' | 'info';
+  readonly items: readonly { readonly name: string; readonly text: string }[];
+}
+
 export function changeSections(report: RunReport): ChangeSection[] {
   const comparison = report.comparison;
   if (comparison === undefined) return [];
