@@ -13,7 +13,6 @@ import { loadOpenApiDocuments } from './drift/openapi-documents.js';
 import { isUsageError, isVerifierError, PactFileError } from './errors/index.js';
 import { EXIT_CODES, type ExitCode, type StopSignal } from './exit-codes.js';
 import { Ledger } from './ledger/ledger.js';
-
 import { OTHER_SECRET_ENV } from './options/credentials.js';
 import { brokerSecrets, parseVerifyArgs } from './options/parse-args.js';
 import { VERIFY_USAGE } from './options/usage.js';
@@ -26,7 +25,6 @@ import { PactRunner } from './replay/pact-runner.js';
 import { type Replayed, replay } from './replay/replay.js';
 import { buildReport, withComparison } from './report/build-report.js';
 import { ConsoleReporter, type TextSink, wantsColour } from './report/console-reporter.js';
-
 import { KIT_NAME, KIT_VERSION } from './report/kit-version.js';
 import { teardownText } from './report/model.js';
 import { REPORT_FILES, writeReports } from './report/write-reports.js';
