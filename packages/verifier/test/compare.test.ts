@@ -2,11 +2,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classify } from '../src/compare/classify.js';
-import { type CurrentVerdict, compareRun } from '../src/compare/compare.js';
-import type { Baseline, KnownFinding, KnownFindings } from '../src/compare/comparison-files.js';
-import { readBaseline, readKnownFindings } from '../src/compare/comparison-files.js';
+import {
+  type Baseline,
+  type CurrentVerdict,
+  classify,
+  compareRun,
+  type KnownFinding,
+  type KnownFindings,
+} from '../src/compare/compare.js';
 import { isUsageError, runVerify } from '../src/index.js';
+import { readBaseline, readKnownFindings } from '../src/options/comparison.js';
 
 const V = 'verified';
 const F = 'failed';
@@ -48,7 +53,6 @@ const verdict = (version: string, description: string, value: string): CurrentVe
 const baselineOf = (verdicts: CurrentVerdict[]): Baseline => ({
   file: 'reports/verify-report.json',
   startedAt: '2026-11-23T03:17:00.000Z',
-  versions: ['v1', 'v2'],
   verdicts,
   drift: [],
 });
@@ -238,7 +242,7 @@ describe('the comparison files', () => {
 
   it('reads a baseline without keys (an older report) by the fields that name each interaction', () => {
     const baseline = readBaseline('old-report.json', space.dir);
-    expect(baseline).toMatchObject({ file: 'old-report.json', versions: ['v2'] });
+    expect(baseline).toMatchObject({ file: 'old-report.json' });
     expect(baseline.verdicts).toEqual([
       { key: 'v2 | c | d | given an order exists', version: 'v2', description: 'd', verdict: 'verified' },
     ]);

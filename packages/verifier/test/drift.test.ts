@@ -14,10 +14,11 @@ import {
 } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compareDriftWithBaseline, earlierDriftFindings } from '../src/drift/baseline.js';
+import { compareDriftWithBaseline } from '../src/compare/compare.js';
 import type { DriftFinding } from '../src/drift/observe-drift.js';
-import { driftConsoleLines } from '../src/drift/render.js';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
+import { earlierDriftFindings } from '../src/options/comparison.js';
+import { driftConsoleLines } from '../src/report/console-reporter.js';
 
 const CONTRACTS = fileURLToPath(new URL('../../../contracts', import.meta.url));
 const V2_PACT = `${CONTRACTS}/print-order-client-print-order-api-v2.json`;

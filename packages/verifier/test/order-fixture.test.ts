@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isUsageError } from '../src/errors/usage-error.js';
+import { isUsageError } from '../src/index.js';
 import { readOrderBodies } from '../src/options/order-fixture.js';
 import { VERIFY_USAGE } from '../src/options/usage.js';
 

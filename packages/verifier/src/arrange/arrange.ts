@@ -1,5 +1,5 @@
 import { findProviderState, LIST_LIMIT_MAX } from '@print-contracts/client';
-import { type ArrangeError, isArrangeError } from '../errors/arrange-error.js';
+import { type ArrangeError, isArrangeError } from '../errors/index.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { isNotVerifiableCode } from '../plan/not-verifiable.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';

@@ -14,7 +14,7 @@ import {
   type OrderWaitTimeoutError,
   UNKNOWN_PRODUCT,
 } from '@print-contracts/client';
-import { ArrangeError } from '../errors/arrange-error.js';
+import { ArrangeError } from '../errors/index.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { OrderBodies, VerifyOptions } from '../options/verify-options.js';
 import type { CreatedSpec } from '../plan/fixture-spec.js';

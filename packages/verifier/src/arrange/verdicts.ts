@@ -4,7 +4,7 @@ import {
   isResponseValidationError,
   isTransportError,
 } from '@print-contracts/client';
-import { ArrangeError, isArrangeError } from '../errors/arrange-error.js';
+import { ArrangeError, isArrangeError } from '../errors/index.js';
 import { type NotVerifiableCode, notVerifiableReason } from '../plan/not-verifiable.js';
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

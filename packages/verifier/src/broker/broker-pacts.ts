@@ -2,7 +2,7 @@ import type { ApiVersion } from '@print-contracts/client';
 import { providerName } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { BrokerError } from '../errors/broker-error.js';
+import { BrokerError } from '../errors/index.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import { parsePact } from '../pacts/load-pacts.js';

@@ -1,7 +1,7 @@
 import { describeTransportFailure } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
-import { BrokerError } from '../errors/broker-error.js';
-import { authorizationHeader, type BrokerConnection } from '../options/broker-connection.js';
+import { BrokerError } from '../errors/index.js';
+import type { BrokerAuth, BrokerConnection } from '../options/verify-options.js';
 
 /**
  * One JSON request to the Pact Broker (HAL), plain HTTP: no Pact CLI. Errors are
@@ -53,4 +53,10 @@ export async function brokerJson(
   } catch {
     throw new BrokerError(`the Pact Broker answered ${target.pathname} with something that is not JSON`);
   }
+}
+
+/** The `authorization` header for `auth`, if it holds any credential. */
+function authorizationHeader({ token, username, password }: BrokerAuth): string | undefined {
+  if (token) return `Bearer ${token}`;
+  return username ? `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}` : undefined;
 }

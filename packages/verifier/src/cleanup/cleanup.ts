@@ -3,7 +3,7 @@ import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
-import { retriesText } from '../report/retries-text.js';
+import { retriesText } from '../report/model.js';
 import { scanUnresolved } from '../settle/reference-scan.js';
 import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';

@@ -1,18 +1,74 @@
-import { type ChangeKind, classify } from './classify.js';
-import type { Baseline, KnownFinding, KnownFindings } from './comparison-files.js';
+import type { ApiVersion } from '@print-contracts/client';
+import type { DriftFinding } from '../drift/observe-drift.js';
 
-/** What the run compares itself with: read by the options stage, both optional. */
-export interface ComparisonInputs {
-  readonly baseline: Baseline | undefined;
-  readonly knownFindings: KnownFindings | undefined;
+/** How one interaction × version moved between the baseline and this run. */
+type ChangeKind = 'new-failure' | 'regression' | 'fixed' | 'unchanged' | 'new-interaction' | 'gone';
+
+/**
+ * The classification table. `before`/`now` are verdicts, undefined where that run did not hold
+ * the interaction. A regression is anything that was verified and is not now (FAILED included);
+ * a new failure is FAILED now after anything but verified or FAILED (or after nothing).
+ */
+export function classify(before: string | undefined, now: string | undefined): ChangeKind {
+  if (now === undefined) return 'gone';
+  if (before === undefined) return now === 'failed' ? 'new-failure' : 'new-interaction';
+  if (before === 'verified') return now === 'verified' ? 'unchanged' : 'regression';
+  if (now === 'failed') return before === 'failed' ? 'unchanged' : 'new-failure';
+  return now === 'verified' ? 'fixed' : 'unchanged';
 }
 
-/** One interaction × version of this run, as the report names it. */
+/**
+ * The stable key of an interaction × version: version, consumer, description and provider
+ * states, the things a reader names it by. Pact's own `key` is a hash of the whole interaction,
+ * so it changes with any matcher; this one changes only when the interaction is another one.
+ */
+export const interactionKey = (item: {
+  readonly version: string;
+  readonly consumer: string;
+  readonly description: string;
+  readonly states: string;
+}): string =>
+  [item.version, item.consumer, item.description, ...(item.states ? [`given ${item.states}`] : [])].join(
+    ' | ',
+  );
+
+/** One interaction × version of a run (this one, or the baseline's), as the report names it. */
 export interface CurrentVerdict {
   readonly key: string;
   readonly version: string;
   readonly description: string;
   readonly verdict: string;
+}
+
+export interface Baseline {
+  /** The file as the user named it. */
+  readonly file: string;
+  readonly startedAt: string;
+  readonly verdicts: readonly CurrentVerdict[];
+  /** The earlier run's drift findings, for marking this run's new ones. */
+  readonly drift: readonly DriftFinding[];
+}
+
+/** One acknowledgement of a known finding, as committed. */
+export interface KnownFinding {
+  readonly version: ApiVersion;
+  /** The exact description, or (`pattern`) a regular expression it must match. */
+  readonly interaction: string;
+  readonly pattern: boolean;
+  readonly reason: string;
+  /** `YYYY-MM-DD`: the last day it excuses (UTC). */
+  readonly expires: string;
+}
+
+export interface KnownFindings {
+  readonly file: string;
+  readonly findings: readonly KnownFinding[];
+}
+
+/** What the run compares itself with: read by the options stage, both optional. */
+export interface ComparisonInputs {
+  readonly baseline: Baseline | undefined;
+  readonly knownFindings: KnownFindings | undefined;
 }
 
 /** One interaction × version of either run that moved, is excused, or makes the run fail. */
@@ -28,20 +84,6 @@ export interface Change {
   readonly known: { readonly reason: string; readonly expires: string } | undefined;
   /** It makes the run fail (exit 1): FAILED, a regression or a new failure, not excused. */
   readonly fails: boolean;
-}
-
-/** What became of one committed acknowledgement in this run. */
-export interface AcknowledgementOutcome {
-  readonly version: string;
-  readonly interaction: string;
-  readonly pattern: boolean;
-  readonly reason: string;
-  readonly expires: string;
-  /** in force: it excuses what it matched; expired: it matched, but excuses nothing; unused: nothing to excuse. */
-  readonly status: 'in-force' | 'expired' | 'unused';
-  /** The findings of this run it matched. */
-  readonly matched: number;
-  readonly text: string;
 }
 
 interface CompareOptions {
@@ -83,26 +125,28 @@ function compareWith(current: readonly CurrentVerdict[], inputs: ComparisonInput
     const covering = finding ? findings.filter((entry) => matches(entry, item)) : [];
     for (const entry of covering) matched.set(entry, (matched.get(entry) ?? 0) + 1);
     const excuse = covering.find(inForce);
+    const known = excuse && { reason: excuse.reason, expires: excuse.expires };
+    const { key, version, description } = item;
     return {
-      key: item.key,
-      version: item.version,
-      description: item.description,
+      key,
+      version,
+      description,
       kind,
       before: was,
       now: item.verdict,
-      known: excuse && { reason: excuse.reason, expires: excuse.expires },
-      fails: finding && excuse === undefined,
+      known,
+      fails: finding && !known,
     };
   });
   const keys = new Set(current.map((item) => item.key));
   const gone: Change[] = (baseline?.verdicts ?? [])
     .filter((item) => versions.has(item.version) && !keys.has(item.key))
-    .map((item) => ({
-      key: item.key,
-      version: item.version,
-      description: item.description,
+    .map(({ key, version, description, verdict }) => ({
+      key,
+      version,
+      description,
       kind: 'gone',
-      before: item.verdict,
+      before: verdict,
       now: undefined,
       known: undefined,
       fails: false,
@@ -114,6 +158,7 @@ function compareWith(current: readonly CurrentVerdict[], inputs: ComparisonInput
     outcome(finding, matched.get(finding) ?? 0, inForce(finding)),
   );
   const count = (kind: ChangeKind) => changes.filter((row) => row.kind === kind).length;
+  const acknowledged = (status: string) => acknowledgements.filter((item) => item.status === status).length;
   return {
     baseline: baseline && { file: baseline.file, startedAt: baseline.startedAt },
     knownFindingsFile: knownFindings?.file,
@@ -125,8 +170,8 @@ function compareWith(current: readonly CurrentVerdict[], inputs: ComparisonInput
       newInteractions: count('new-interaction'),
       gone: count('gone'),
       known: changes.filter((row) => row.known !== undefined).length,
-      expired: acknowledgements.filter((item) => item.status === 'expired').length,
-      unused: acknowledgements.filter((item) => item.status === 'unused').length,
+      expired: acknowledged('expired'),
+      unused: acknowledged('unused'),
     },
     changes,
     acknowledgements,
@@ -144,7 +189,11 @@ function matches(finding: KnownFinding, item: CurrentVerdict): boolean {
     : finding.interaction === item.description;
 }
 
-function outcome(finding: KnownFinding, matched: number, inForce: boolean): AcknowledgementOutcome {
+/**
+ * What became of one committed acknowledgement in this run: `in-force` excuses what it matched,
+ * `expired` matched but excuses nothing, `unused` had nothing to excuse.
+ */
+function outcome(finding: KnownFinding, matched: number, inForce: boolean) {
   const { version, interaction, pattern, reason, expires } = finding;
   const what = `${version} ${pattern ? `/${interaction}/` : `"${interaction}"`}`;
   const status = matched === 0 ? 'unused' : inForce ? 'in-force' : 'expired';
@@ -155,5 +204,26 @@ function outcome(finding: KnownFinding, matched: number, inForce: boolean): Ackn
       : status === 'expired'
         ? `${what} expired on ${expires} and no longer excuses its ${findingsWord}: renew it or fix the finding (${reason})`
         : `${what} excuses nothing: the finding no longer occurs in this run${inForce ? '' : ` (and it expired on ${expires})`}; remove it (${reason})`;
-  return { version, interaction, pattern, reason, expires, status, matched, text };
+  return { version, interaction, pattern, reason, expires, status, matched, text } as const;
+}
+
+/** What makes two drift findings the same, across runs: not the example, not how many answers showed it. */
+const identity = (finding: Pick<DriftFinding, 'kind' | 'operation' | 'version' | 'status' | 'path'>) =>
+  [finding.kind, finding.operation, finding.version, finding.status, finding.path].join('|');
+
+/**
+ * Marks each current drift finding `new` or `known` against an earlier run's (read from its
+ * JSON report by `earlierDriftFindings`), and lists the earlier findings that disappeared.
+ */
+export function compareDriftWithBaseline(current: readonly DriftFinding[], earlier: readonly DriftFinding[]) {
+  const before = new Set(earlier.map(identity));
+  const now = new Set(current.map(identity));
+  return {
+    findings: current.map((finding) => ({
+      ...finding,
+      change: before.has(identity(finding)) ? ('known' as const) : ('new' as const),
+    })),
+    /** Findings of the earlier report this run no longer showed. */
+    disappeared: earlier.filter((finding) => !now.has(identity(finding))),
+  };
 }

@@ -10,7 +10,7 @@ import type { DocumentOperation, OpenApiDocument } from './openapi-documents.js'
 import { type DriftKind, isObject, type JsonObject, SchemaWalker } from './schema-walk.js';
 
 /** Every kind of drift: the schema's five, and a status the operation does not list. */
-export type DriftFindingKind = DriftKind | 'unlisted-status';
+type DriftFindingKind = DriftKind | 'unlisted-status';
 
 /** One way the target's answers part from the OpenAPI description, said once however often seen. */
 export interface DriftFinding {
@@ -167,7 +167,7 @@ const shorten = (text: string) =>
   text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS - 1)}…` : text;
 
 /** `getOrder v2 200 $.lines[*].carbonOffset: a property the document does not describe (example: 12)`. */
-export function driftText(finding: Omit<DriftFinding, 'text'>): string {
+function driftText(finding: Omit<DriftFinding, 'text'>): string {
   const example = finding.example === undefined ? '' : ` (example: ${finding.example})`;
   const allowed = finding.allowed === undefined ? '' : `; the document allows ${finding.allowed}`;
   const answers = finding.answers > 1 ? `, in ${finding.answers} answers` : '';

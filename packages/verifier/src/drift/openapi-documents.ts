@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 import { isObject, type JsonObject } from './schema-walk.js';
 
 /** One operation of a document: how a request finds it, and its responses by status key. */

@@ -12,7 +12,7 @@ export type DriftKind =
   | 'missing-required';
 
 /** One place in one answer where it and the schema part ways. */
-export interface SchemaIssue {
+interface SchemaIssue {
   readonly kind: DriftKind;
   /** `$.lines[*].status`: array items as `[*]`, so every answer's issue at one place has one path. */
   readonly path: string;

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ApiVersion, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 import type { CredentialRole, Target } from '../target/target.js';
 
 /** How an order's life in the ledger ended. */

@@ -1,5 +1,5 @@
 import { ENV } from '@print-contracts/client';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 import { readFlagFile } from './paths.js';
 import type { Credentials } from './verify-options.js';
 

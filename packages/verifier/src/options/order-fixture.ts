@@ -8,7 +8,7 @@ import {
   exampleOrder,
   toFieldIssues,
 } from '@print-contracts/client';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 import { readFlagFile } from './paths.js';
 import type { OrderBodies } from './verify-options.js';
 

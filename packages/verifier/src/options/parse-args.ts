@@ -1,13 +1,12 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS, argsProblem, withoutUserInfo } from '@print-contracts/client';
-import { UsageError } from '../errors/usage-error.js';
-import { brokerAuth, checkBrokerUrl } from './broker-connection.js';
+import { UsageError } from '../errors/index.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
 import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
 import { checkWritable, defaultContractsDir, defaultOpenApiDir } from './paths.js';
-import type { BrokerOptions, TargetMode, TargetOptions } from './verify-options.js';
+import type { BrokerAuth, BrokerOptions, TargetMode, TargetOptions } from './verify-options.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -50,7 +49,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
 /** Embedded runs use a short creation delay: the run still waits for it, and stays fast. */
-export const EMBEDDED_PROCESSING_DELAY_MS = 20;
+const EMBEDDED_PROCESSING_DELAY_MS = 20;
 
 /**
  * The one bound on waiting for an order's asynchronous creation, per mode. The vendor processes
@@ -144,18 +143,29 @@ function onlyTexts(texts: readonly string[] | undefined): readonly string[] | un
 
 type NumberFlag = 'request-timeout' | 'creation-timeout' | 'poll-interval' | 'processing-delay' | 'retries';
 
+/** A whole number of milliseconds from `min` up to a day. */
 function milliseconds(values: Values, flag: NumberFlag, fallback: number, min = 1): number {
-  const value = values[flag];
-  if (value === undefined) return fallback;
-  if (/^\d+$/.test(value) && Number(value) >= min && Number(value) <= 86_400_000) return Number(value);
-  throw new UsageError(`--${flag} must be a whole number of milliseconds (${min} or more), got "${value}"`);
+  const what = `a whole number of milliseconds (${min} or more)`;
+  return wholeNumber(values, flag, fallback, min, 86_400_000, what);
 }
 
+/** A count from 0 to `max`. */
 function count(values: Values, flag: NumberFlag, fallback: number, max: number): number {
+  return wholeNumber(values, flag, fallback, 0, max, `a whole number from 0 to ${max}`);
+}
+
+function wholeNumber(
+  values: Values,
+  flag: NumberFlag,
+  fallback: number,
+  min: number,
+  max: number,
+  what: string,
+) {
   const value = values[flag];
   if (value === undefined) return fallback;
-  if (/^\d+$/.test(value) && Number(value) <= max) return Number(value);
-  throw new UsageError(`--${flag} must be a whole number from 0 to ${max}, got "${value.slice(0, 20)}"`);
+  if (/^\d+$/.test(value) && Number(value) >= min && Number(value) <= max) return Number(value);
+  throw new UsageError(`--${flag} must be ${what}, got "${value.slice(0, 20)}"`);
 }
 
 function oneOf<T extends string>(flag: string, value: string, choices: readonly T[]): T {
@@ -196,22 +206,29 @@ function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: st
   };
 }
 
-/** The base URL without a trailing slash; it must end in `/api`, and use https in live mode. */
-export function checkBaseUrl(value: string, mode: TargetMode): string {
-  if (!URL.canParse(value)) {
-    throw new UsageError(
-      `--base-url "${withoutUserInfo(value)}" is not a URL; give one like https://api.example.com${API_BASE_PATH}`,
-    );
-  }
+/** An http(s) URL without credentials in it (they go in the environment); a message names `what` and never echoes them. */
+function checkHttpUrl(value: string, what: string, example: string, elsewhere: string): URL {
+  if (!URL.canParse(value))
+    throw new UsageError(`${what} "${withoutUserInfo(value)}" is not a URL${example}`);
   const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must use http or https, got ${url.protocol}`);
+    throw new UsageError(`${what} must use http or https, got ${url.protocol}`);
   }
-  if (url.username || url.password) {
-    throw new UsageError(
-      '--base-url must not hold credentials; use the environment or --user-id/--secret-file',
-    );
-  }
+  if (url.username || url.password) throw new UsageError(`${what} must not hold credentials; ${elsewhere}`);
+  return url;
+}
+
+/** A broker URL fit to print: http(s), and no credentials in it; without a trailing slash. */
+export function checkBrokerUrl(value: string): string {
+  const elsewhere = 'set PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD instead';
+  checkHttpUrl(value, 'the Pact Broker URL', '', elsewhere);
+  return value.replace(/\/+$/, '');
+}
+
+/** The base URL without a trailing slash; it must end in `/api`, and use https in live mode. */
+function checkBaseUrl(value: string, mode: TargetMode): string {
+  const example = `; give one like https://api.example.com${API_BASE_PATH}`;
+  const url = checkHttpUrl(value, '--base-url', example, 'use the environment or --user-id/--secret-file');
   if (url.search || url.hash) throw new UsageError('--base-url must not have a query or a fragment');
   const path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith(API_BASE_PATH)) {
@@ -226,6 +243,21 @@ export function checkBaseUrl(value: string, mode: TargetMode): string {
   }
   return `${url.origin}${path}`;
 }
+
+/** The credentials in the environment: PACT_BROKER_TOKEN, else PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD. */
+function brokerAuth(env: Env): BrokerAuth {
+  const token = env.PACT_BROKER_TOKEN?.trim();
+  const username = env.PACT_BROKER_USERNAME?.trim();
+  const password = env.PACT_BROKER_PASSWORD;
+  if (username && !password) throw new UsageError('PACT_BROKER_USERNAME is set without PACT_BROKER_PASSWORD');
+  return token ? { token } : username ? { username, password } : {};
+}
+
+/** The broker secrets in the environment, as given and as `brokerAuth` sends them, to scrub from everything printed. */
+export const brokerSecrets = (env: Env): string[] =>
+  [env.PACT_BROKER_TOKEN, env.PACT_BROKER_TOKEN?.trim(), env.PACT_BROKER_PASSWORD].filter(
+    (value): value is string => Boolean(value),
+  );
 
 function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
   const url = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../errors/index.js';
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
 
@@ -25,11 +25,11 @@ export function defaultOpenApiDir(cwd: string): string | undefined {
 }
 
 /** The text of a file a flag names; the message names the flag and the path, never the content. */
-export function readFlagFile(flag: string, path: string, cwd: string): string {
+export function readFlagFile(flag: string, path: string, cwd: string, fix?: string): string {
   try {
     return readFileSync(resolve(cwd, path), 'utf8');
   } catch (error) {
-    throw new UsageError(`${flag} ${path} cannot be read (${errorCode(error)})`);
+    throw new UsageError(`${flag} ${path} cannot be read (${errorCode(error)})${fix ? `; ${fix}` : ''}`);
   }
 }
 

@@ -1,5 +1,4 @@
 import type { ApiVersion, CreateOrderV1, CreateOrderV2 } from '@print-contracts/client';
-import type { BrokerConnection } from './broker-connection.js';
 import type { parseVerifyArgs } from './parse-args.js';
 
 /** One credential set; its secret goes nowhere but to the target. */
@@ -26,6 +25,19 @@ export type TargetOptions =
       readonly control: boolean;
       readonly credentials: TargetCredentials;
     };
+
+/** Credentials for the broker's HTTP API: a bearer token, or basic auth. */
+export interface BrokerAuth {
+  readonly token?: string;
+  readonly username?: string;
+  readonly password?: string;
+}
+
+/** A Pact Broker's base URL (checked by `checkBrokerUrl`) and the credentials for it. */
+export interface BrokerConnection {
+  readonly url: string;
+  readonly auth: BrokerAuth;
+}
 
 export interface BrokerOptions extends BrokerConnection {
   readonly selectors: readonly Readonly<Record<string, unknown>>[];

@@ -2,9 +2,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { API_VERSIONS, formatPath, providerName } from '@print-contracts/client';
 import type { z } from 'zod';
-import { PactFileError } from '../errors/pact-file-error.js';
-import type { LoadedPact, PactSource } from './interaction.js';
-import { interactionSchema, pactSchema } from './pact-schema.js';
+import { PactFileError } from '../errors/index.js';
+import { interactionSchema, type LoadedPact, type PactSource, pactSchema } from './interaction.js';
 
 /**
  * Reads every pact named by `paths` (files, or folders of `*.json` pacts) in a stable order. A

@@ -1,6 +1,5 @@
 import { API_BASE_PATH, type ApiVersion, canonicalJson, findProviderState } from '@print-contracts/client';
-import { UnknownStateError } from '../errors/unknown-state-error.js';
-import { UsageError } from '../errors/usage-error.js';
+import { UnknownStateError, UsageError } from '../errors/index.js';
 import type { TargetMode } from '../options/verify-options.js';
 import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';
 import type { FixtureRequest } from './fixture-spec.js';

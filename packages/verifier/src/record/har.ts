@@ -15,7 +15,7 @@ const CREDENTIAL_HEADERS = new Set([
 ]);
 
 /** What the HAR log holds beside the entries. */
-export interface HarContext {
+interface HarContext {
   readonly creator: { readonly name: string; readonly version: string };
   readonly secrets: readonly string[];
   /** The target's user ids: a secret may travel base64-encoded after one of them (`user:secret`). */
@@ -96,13 +96,15 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
   return { log: { version: '1.2', creator: { ...context.creator }, entries } };
 }
 
-export type Har = ReturnType<typeof toHar>;
-
 /** Milliseconds to three decimals: HAR wants numbers, tools show them. */
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** Writes the HAR log to `path` (`verify-exchanges.har` in the report folder), redacted once more on the way out. */
-export async function writeHar(path: string, har: Har, secrets: readonly string[]): Promise<string> {
+export async function writeHar(
+  path: string,
+  har: ReturnType<typeof toHar>,
+  secrets: readonly string[],
+): Promise<string> {
   await writeFile(path, redact(`${JSON.stringify(har, null, 2)}\n`, secrets));
   return path;
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ReplayError } from '../errors/replay-error.js';
+import { ReplayError } from '../errors/index.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 
 /** One run of Pact's verifier over some pact sources, against one loopback proxy. */

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArrangedInteraction, Arrangement } from '../arrange/arrange.js';
-import { isReplayError } from '../errors/replay-error.js';
+import { isReplayError } from '../errors/index.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import type { NotVerifiableCode } from '../plan/not-verifiable.js';

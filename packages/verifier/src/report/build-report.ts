@@ -1,5 +1,5 @@
 import { API_VERSIONS, type ApiVersion, redact } from '@print-contracts/client';
-import { interactionKey } from '../compare/interaction-key.js';
+import { type Comparison, interactionKey } from '../compare/compare.js';
 import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';
 import { requestLine, stateLine } from '../pacts/interaction.js';
@@ -10,7 +10,7 @@ import type { Settlement } from '../settle/settle.js';
 import type { Target } from '../target/target.js';
 import type { RetrySummary } from '../target/transport.js';
 import { KIT_NAME, KIT_VERSION } from './kit-version.js';
-import { printable } from './model.js';
+import { printable, type RunReport } from './model.js';
 
 /** What the report stage reads besides the stages' results. */
 interface ReportContext {
@@ -74,7 +74,10 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     target: { kind, baseUrl, mode, control: controlOrigin !== undefined },
     strict,
     stoppedBy,
-    exitCode: withDrift(exitCodeFor(totals, strict, stoppedBy), context),
+    exitCode: withDrift(
+      exitCodeFor(totals.failed > 0 || (strict && totals.notVerifiable > 0), totals, stoppedBy),
+      context,
+    ),
     totals,
     byVersion: Object.fromEntries(
       API_VERSIONS.flatMap((version) => {
@@ -111,16 +114,22 @@ function counts(interactions: readonly { verdict: Verdict }[]) {
   };
 }
 
-/** A signal, then a broken contract (with `strict`, also one not verifiable), then a target down. */
+/** A signal, then a failure (a broken contract, or what the comparison fails), then a target down. */
 function exitCodeFor(
-  totals: ReturnType<typeof counts>,
-  strict: boolean,
+  failing: boolean,
+  totals: { readonly targetUnavailable: number },
   stoppedBy: StopSignal | undefined,
 ): ExitCode {
   if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
-  if (totals.failed > 0 || (strict && totals.notVerifiable > 0)) return EXIT_CODES.failed;
+  if (failing) return EXIT_CODES.failed;
   if (totals.targetUnavailable > 0) return EXIT_CODES.targetUnavailable;
   return EXIT_CODES.passed;
+}
+
+/** The report with its comparison, whose failures decide exit 1 instead of the verdicts alone. */
+export function withComparison(report: RunReport, comparison: Comparison | undefined): RunReport {
+  if (comparison === undefined) return report;
+  return { ...report, exitCode: exitCodeFor(comparison.fails, report.totals, report.stoppedBy), comparison };
 }
 
 /** A version the target no longer serves, said once; its interactions keep their own verdicts. */

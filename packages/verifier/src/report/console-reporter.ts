@@ -1,22 +1,24 @@
 import { redact } from '@print-contracts/client';
-import { driftConsoleLines } from '../drift/render.js';
+import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { VerifyOptions } from '../options/verify-options.js';
 import { type Plan, VERDICT_WORDS, type Verdict } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
-import { changeSections, changesHeadline } from './changes.js';
-import { paint, type Style } from './console-style.js';
 import {
+  changeSections,
+  changesHeadline,
+  DRIFT_HEADING,
+  failedWithoutBreak,
   type InteractionReport,
+  LOOKS,
   matrixRows,
   printable,
   type RunReport,
+  retriesText,
+  teardownText,
   versionsOf,
   withVerdict,
 } from './model.js';
-import { failedWithoutBreak } from './outcome-text.js';
-import { retriesText } from './retries-text.js';
-import { teardownText } from './teardown-text.js';
 
 /** Where the console reporter writes: `process.stdout`, or a buffer in tests; `isTTY` asks for colour. */
 export interface TextSink {
@@ -24,21 +26,19 @@ export interface TextSink {
   readonly isTTY?: boolean;
 }
 
-/**
- * How much the console says: `quiet` the matrix and the summary; `normal` also a line per
- * interaction as it finishes and the waits; `verbose` also every state, request and teardown step.
- */
-export type ConsoleDetail = 'quiet' | 'normal' | 'verbose';
-
-export interface ConsoleOptions {
-  readonly detail: ConsoleDetail;
+interface ConsoleOptions {
+  /**
+   * How much the console says: `quiet` the matrix and the summary; `normal` also a line per
+   * interaction as it finishes and the waits; `verbose` also every state, request and teardown step.
+   */
+  readonly detail: 'quiet' | 'normal' | 'verbose';
   readonly secrets: readonly string[];
   /** ANSI colour (a terminal without `NO_COLOR`); see `wantsColour`. */
   readonly colour?: boolean;
 }
 
 /** One interaction's outcome, as the replay settles it. */
-export interface VerdictLine {
+interface VerdictLine {
   readonly version: string;
   readonly description: string;
   readonly verdict: Verdict;
@@ -46,24 +46,57 @@ export interface VerdictLine {
   readonly reason: string | undefined;
 }
 
+/** The few styles the console uses; plain ANSI codes (SGR), no dependency. */
+const CODES = {
+  green: [32, 39],
+  red: [31, 39],
+  yellow: [33, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+} as const;
+
+type Style = keyof typeof CODES;
+
+/**
+ * Colour on a terminal only: never when the stream is piped or a file, nor when `NO_COLOR` is set
+ * to anything but the empty string (https://no-color.org).
+ */
+export function wantsColour(
+  stream: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+) {
+  return stream.isTTY === true && !env.NO_COLOR;
+}
+
+/** `text` in `style` when `colour`, else as it is. */
+const paint = (colour: boolean, style: Style | undefined, text: string) =>
+  colour && style && text ? `\u001b[${CODES[style][0]}m${text}\u001b[${CODES[style][1]}m` : text;
+
+/** The console's drift section: one line per finding; they inform, and fail a run only with `--fail-on-drift`. */
+export function driftConsoleLines(drift: DriftReport | undefined): string[] {
+  if (!drift) return [];
+  if (drift.documents === undefined)
+    return ['', `${DRIFT_HEADING}: not checked (no OpenAPI documents; see --openapi)`];
+  const gone = (drift.disappeared ?? []).map((finding) => `  gone since the baseline: ${finding.text}`);
+  if (drift.findings.length === 0) {
+    return [
+      '',
+      `${DRIFT_HEADING}: none in ${drift.compared} answers compared with ${drift.documents}`,
+      ...gone,
+    ];
+  }
+  return [
+    '',
+    `${DRIFT_HEADING} (${drift.findings.length} in ${drift.compared} answers compared with ${drift.documents}):`,
+    ...drift.findings.map((finding) => `  ${finding.change === 'new' ? 'new: ' : ''}${finding.text}`),
+    ...gone,
+  ];
+}
+
 const MAX_LABEL = 64;
 /** Reasons can be long (a schema's every complaint); the JSON report keeps them whole. */
 const MAX_REASON = 240;
 const GAP = '  ';
-const MARKS: Readonly<Record<Verdict, string>> = {
-  verified: '✓',
-  failed: '✗',
-  'not-verifiable': '○',
-  'target-unavailable': '⚠',
-  'not-run': '·',
-};
-const STYLES: Readonly<Record<Verdict, Style>> = {
-  verified: 'green',
-  failed: 'red',
-  'not-verifiable': 'yellow',
-  'target-unavailable': 'yellow',
-  'not-run': 'dim',
-};
 const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
 const reason = (item: { reason?: string | undefined }) => clip(item.reason ?? '', MAX_REASON);
 
@@ -118,9 +151,9 @@ export class ConsoleReporter {
     const word = item.verdict === 'verified' ? '' : ` ${VERDICT_WORDS[item.verdict]}`;
     this.#line(
       '  ',
-      [MARKS[item.verdict], STYLES[item.verdict]],
+      [LOOKS[item.verdict].mark, LOOKS[item.verdict].style],
       ` ${item.version} ${item.description}`,
-      [word, STYLES[item.verdict]],
+      [word, LOOKS[item.verdict].style],
       [time, 'dim'],
       why,
     );
@@ -209,7 +242,9 @@ export class ConsoleReporter {
     this.#line(['Interaction'.padEnd(width), 'bold'], ...versions.flatMap((v, i) => cell(v, i, 'bold')));
     this.#line('-'.repeat(width), ...columns.flatMap((size, i) => cell('-'.repeat(size), i)));
     for (const row of rows) {
-      const cells = row.cells.flatMap((item, i) => cell(word(item), i, item ? STYLES[item.verdict] : 'dim'));
+      const cells = row.cells.flatMap((item, i) =>
+        cell(word(item), i, item ? LOOKS[item.verdict].style : 'dim'),
+      );
       this.#line(row.label.padEnd(width), ...cells);
     }
   }

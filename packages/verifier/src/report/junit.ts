@@ -1,6 +1,5 @@
-import { changeSections } from './changes.js';
 import { KIT_NAME } from './kit-version.js';
-import { type InteractionReport, type RunReport, versionsOf } from './model.js';
+import { changeSections, type InteractionReport, type RunReport, versionsOf } from './model.js';
 
 const xml = (text: string) =>
   text

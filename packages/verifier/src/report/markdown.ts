@@ -1,19 +1,18 @@
-import { driftMarkdown } from '../drift/render.js';
+import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import type { Verdict } from '../plan/plan.js';
-import { changeSections, changesHeadline } from './changes.js';
 import { KIT_NAME } from './kit-version.js';
-import { matrixRows, type RunReport, versionsOf, withVerdict } from './model.js';
-import { failedWithoutBreak } from './outcome-text.js';
-import { teardownText } from './teardown-text.js';
-
-const SYMBOLS: Readonly<Record<Verdict, string>> = {
-  verified: '✅ verified',
-  failed: '❌ **FAILED**',
-  'not-verifiable': '⚪ not verifiable here',
-  'target-unavailable': '⚠️ target unavailable',
-  'not-run': '⏹️ not run',
-};
+import {
+  changeSections,
+  changesHeadline,
+  DRIFT_HEADING,
+  failedWithoutBreak,
+  LOOKS,
+  matrixRows,
+  type RunReport,
+  teardownText,
+  versionsOf,
+  withVerdict,
+} from './model.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -48,7 +47,7 @@ export function markdownSummary(report: RunReport): string {
   for (const row of matrixRows(report.interactions)) {
     const cells = versions.map((version) => row.cells[version]);
     lines.push(
-      `| ${cell(row.label)} | ${cells.map((item) => (item ? SYMBOLS[item.verdict] : '—')).join(' | ')} |`,
+      `| ${cell(row.label)} | ${cells.map((item) => (item ? LOOKS[item.verdict].markdown : '—')).join(' | ')} |`,
     );
   }
   const failed = withVerdict(report, 'failed');
@@ -91,4 +90,31 @@ function changesMarkdown(report: RunReport): string[] {
     lines.push(`### ${mark}${section.title}`, '', ...section.items.map((item) => `- ${cell(item.text)}`), '');
   }
   return [...lines, '## Matrix', ''];
+}
+
+/** The Markdown drift section: a table of findings. */
+function driftMarkdown(drift: DriftReport | undefined): string[] {
+  if (!drift) return [];
+  if (drift.documents === undefined)
+    return ['', `## ${DRIFT_HEADING}`, '', 'Not checked: no OpenAPI documents (see `--openapi`).'];
+  const lines = ['', `## ${DRIFT_HEADING}`, ''];
+  if (drift.findings.length === 0) {
+    lines.push(`None in ${drift.compared} answers compared with \`${cell(drift.documents)}\`.`);
+    return lines;
+  }
+  lines.push(
+    `${drift.findings.length} findings in ${drift.compared} answers compared with \`${cell(drift.documents)}\`. They inform; they fail the run only with \`--fail-on-drift\`.`,
+    '',
+    '| operation | version | status | path | finding | example | answers | since the baseline |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  for (const finding of drift.findings) {
+    const example = finding.example === undefined ? '' : `\`${cell(finding.example)}\``;
+    lines.push(
+      `| ${cell(finding.operation)} | ${finding.version} | ${finding.status} | \`${cell(finding.path)}\` | ${finding.kind} | ${example} | ${finding.answers} | ${finding.change ?? ''} |`,
+    );
+  }
+  for (const finding of drift.disappeared ?? [])
+    lines.push('', `Gone since the baseline: ${cell(finding.text)}`);
+  return lines;
 }

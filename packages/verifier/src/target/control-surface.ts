@@ -1,7 +1,7 @@
 import { notConnected, withRetries } from '@print-contracts/client';
 import { type ControlState, postControlState } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
-import { ArrangeError } from '../errors/arrange-error.js';
+import { ArrangeError } from '../errors/index.js';
 import type { Transport } from './transport.js';
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '@print-contracts/client';
 import { CONTROL_BASE_PATH, FAULTS_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
-import { TargetError } from '../errors/target-error.js';
+import { TargetError } from '../errors/index.js';
 import { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from '../options/credentials.js';
 import type { Target } from './target.js';
 import type { Transport } from './transport.js';
