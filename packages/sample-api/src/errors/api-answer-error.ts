@@ -1,5 +1,5 @@
 import type { FieldIssue } from '@print-contracts/client';
-import { hasSampleApiCode, SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
+import { SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
 
 /** How many bad fields a 400's message names; `errors` holds them all. */
 const SHOWN = 3;
@@ -39,6 +39,3 @@ export class ApiAnswerError extends SampleApiError {
       : { message: this.message };
   }
 }
-
-export const isApiAnswerError = (error: unknown): error is ApiAnswerError =>
-  hasSampleApiCode(error, SAMPLE_API_ERROR_CODES.answer);
