@@ -2,7 +2,8 @@ import type { ApiVersion, CreateOrderV1, CreateOrderV2, OrderDetail } from '@pri
 import { recomputeTotals } from './amounts.js';
 import { isoDateTime } from './dates.js';
 import { chooseLine, isUnknownProduct, type LinePlacement, orderLine } from './order-lines.js';
-import type { NewOrder, OrderStore } from './order-store.js';
+import type { NewOrder } from './order-record.js';
+import type { OrderStore } from './order-store.js';
 import { shippingAddressOf } from './shipments.js';
 
 /** A create request that passed the version's schema. */

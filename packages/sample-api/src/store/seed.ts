@@ -1,14 +1,10 @@
-import {
-  EXAMPLE_PRODUCTS,
-  type OrderDetail,
-  type OrderLineStatus,
-  type OrderStatus,
-} from '@print-contracts/client';
+import { EXAMPLE_PRODUCTS, type OrderLineStatus, type OrderStatus } from '@print-contracts/client';
 import { DOCUMENTED_SQUEEGEE, type Product, productByCode } from '../catalogue.js';
 import { cents } from './amounts.js';
 import { orderDetail } from './build-order.js';
 import { addWorkingDays, daysBefore, isoDateTime } from './dates.js';
 import { type LinePlacement, orderLine, priced } from './order-lines.js';
+import type { NewOrder } from './order-record.js';
 import { type ShippingAddress, shipmentOf } from './shipments.js';
 
 interface SeedLine {
@@ -214,17 +210,11 @@ export const SEED_ORDER_COUNT = SEED_ORDERS.length;
 
 const hex = (value: number, width: number) => value.toString(16).padStart(width, '0');
 
-export interface SeededOrder {
-  readonly detail: OrderDetail;
-  readonly shippingAddress: ShippingAddress;
-  readonly testOrder: boolean;
-}
-
 /**
  * The sample orders of the credential set at `tenant` (its position in the list), oldest
  * first. Ids come in blocks per set, so they never repeat across sets.
  */
-export function seedOrders(tenant: number): SeededOrder[] {
+export function seedOrders(tenant: number): Pick<NewOrder, 'detail' | 'shippingAddress' | 'testOrder'>[] {
   return SEED_ORDERS.map((spec, index) => {
     const id = 1_000_001 + tenant * 100 + index;
     const shippingAddress = ADDRESSES[spec.address] as ShippingAddress;
