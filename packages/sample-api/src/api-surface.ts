@@ -8,22 +8,11 @@ import {
 } from '@print-contracts/client';
 import type { Authenticator } from './auth.js';
 import { ApiAnswerError } from './errors/api-answer-error.js';
-import { isClientGoneError } from './errors/client-gone-error.js';
-import type { OperationRequest } from './handlers/context.js';
-import { HANDLERS } from './handlers/index.js';
-import { describeIssues } from './handlers/issues.js';
-import { type Answer, answerFor, send } from './http/answer.js';
+import { HANDLERS, type HandlerDeps, type OperationRequest } from './handlers.js';
+import { answerWith, send } from './http/answer.js';
 import { readJsonBody } from './http/read-body.js';
 import { ROUTE_SUMMARY, route } from './router.js';
-import type { OrderStore } from './store/order-store.js';
 import { resolveVersion, VERSION_HEADER } from './versioning.js';
-
-export interface ApiSurfaceOptions {
-  readonly authenticator: Authenticator;
-  readonly store: OrderStore;
-  readonly processingDelayMs: number;
-  readonly bodyLimitBytes: number;
-}
 
 /** Handles one request under `/api`; the path and query are already split. */
 export type ApiSurface = (
@@ -43,14 +32,12 @@ const BODY_NAMES: Partial<Record<OperationName, string>> = {
 
 /** The body of `name` checked against the client's schema for `version`; no body is checked as `{}`. */
 function checkBody(name: OperationName, version: ApiVersion, body: unknown): unknown {
-  const schemas = (operations[name] as OperationDefinition).body;
-  if (schemas === undefined) return undefined;
-  const result = schemas[version].safeParse(body ?? {});
-  if (result.success) return result.data;
-  const errors = toFieldIssues(result.error.issues);
+  const schema = (operations[name] as OperationDefinition).body?.[version];
+  const result = schema?.safeParse(body ?? {});
+  if (result === undefined || result.success) return result?.data;
   const what = BODY_NAMES[name] ?? 'body';
   const lead = body === undefined ? `Missing JSON body for this ${what}` : `Invalid ${what} for ${version}`;
-  throw new ApiAnswerError(400, `${lead}: ${describeIssues(errors)}`, { errors });
+  throw ApiAnswerError.invalid(lead, toFieldIssues(result.error.issues));
 }
 
 /**
@@ -58,17 +45,8 @@ function checkBody(name: OperationName, version: ApiVersion, body: unknown): unk
  * then the version, then the route from the operations table, then the body against the
  * version's schema, then the operation's handler. Every answer is JSON.
  */
-export function createApiSurface(options: ApiSurfaceOptions): ApiSurface {
-  const { authenticator, store, processingDelayMs, bodyLimitBytes } = options;
-  const deps = { store, processingDelayMs };
-
-  const answerWith = (res: ServerResponse, error: unknown) => {
-    if (isClientGoneError(error)) return;
-    send(res, answerFor(error));
-  };
-
-  return (req, res, path, query) => {
-    let answer: Answer;
+export function createApiSurface(authenticator: Authenticator, deps: HandlerDeps, bodyLimitBytes: number) {
+  const surface: ApiSurface = (req, res, path, query) => {
     try {
       const userId = authenticator.authenticate(req.headers);
       const version = resolveVersion(req.headers[VERSION_HEADER]);
@@ -87,23 +65,20 @@ export function createApiSurface(options: ApiSurfaceOptions): ApiSurface {
         );
       }
       const { name, id } = found;
-      const request = { userId, version, id, query, body: undefined as unknown, now: Date.now() };
+      const request: OperationRequest = { userId, version, id, query, body: undefined, now: Date.now() };
       if ((operations[name] as OperationDefinition).body === undefined) {
-        answer = HANDLERS[name](request, deps);
-      } else {
-        readJsonBody(req, bodyLimitBytes)
-          .then((json) => checkBody(name, version, json))
-          .then((body) => {
-            const ready: OperationRequest = { ...request, body, now: Date.now() };
-            send(res, HANDLERS[name](ready, deps));
-          })
-          .catch((error: unknown) => answerWith(res, error));
+        send(res, HANDLERS[name](request, deps));
         return;
       }
+      readJsonBody(req, bodyLimitBytes)
+        .then((json) => {
+          const body = checkBody(name, version, json);
+          send(res, HANDLERS[name]({ ...request, body, now: Date.now() }, deps));
+        })
+        .catch((error: unknown) => answerWith(res, error));
     } catch (error) {
       answerWith(res, error);
-      return;
     }
-    send(res, answer);
   };
+  return surface;
 }

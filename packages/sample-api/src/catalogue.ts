@@ -20,8 +20,23 @@ const [spinhook, squeegee] = VENDOR_EXAMPLES.orderDetail.body.lines;
 /** The product code of the squeegee the docs' order example and create example both order. */
 export const DOCUMENTED_SQUEEGEE = squeegee.productCode;
 
-/** The docs write a line's description with its unit (`…, 1 stuk`): the product's is without. */
-const productName = (description: string) => description.replace(/, 1 stuk$/, '');
+type DocumentedLine = Pick<Product, 'description' | 'price' | 'vatPercentage'> & { quantity: number };
+
+/** A product as a line of the docs shows it; the docs write its description with its unit (`…, 1 stuk`). */
+const documented = (
+  line: DocumentedLine,
+  productCode: string,
+  sku: string,
+  productionDays: number,
+): Product => ({
+  productCode,
+  sku,
+  description: line.description.replace(/, 1 stuk$/, ''),
+  price: line.price,
+  defaultQuantity: line.quantity,
+  vatPercentage: line.vatPercentage,
+  productionDays,
+});
 
 /**
  * What the simulator sells. First the products the vendor's documentation orders and shows
@@ -30,15 +45,7 @@ const productName = (description: string) => description.replace(/, 1 stuk$/, ''
  * v1 product code with a v2 sku: where they give only one, the other is the simulator's own.
  */
 export const CATALOGUE: readonly Product[] = [
-  {
-    productCode: EXAMPLE_PRODUCTS.v1ProductCode,
-    sku: '7a1c2e3f-4b5d-4c6e-8f70-91a2b3c4d5e6',
-    description: productName(spinhook.description),
-    price: spinhook.price,
-    defaultQuantity: spinhook.quantity,
-    vatPercentage: spinhook.vatPercentage,
-    productionDays: 3,
-  },
+  documented(spinhook, EXAMPLE_PRODUCTS.v1ProductCode, '7a1c2e3f-4b5d-4c6e-8f70-91a2b3c4d5e6', 3),
   {
     productCode: 'CS:12.1-B:7.31.55.105.1301.2009',
     sku: EXAMPLE_PRODUCTS.v2Sku,
@@ -48,15 +55,7 @@ export const CATALOGUE: readonly Product[] = [
     vatPercentage: 21,
     productionDays: 4,
   },
-  {
-    productCode: DOCUMENTED_SQUEEGEE,
-    sku: VENDOR_EXAMPLES.createOrder.body.orderLines[1].sku,
-    description: productName(squeegee.description),
-    price: squeegee.price,
-    defaultQuantity: squeegee.quantity,
-    vatPercentage: squeegee.vatPercentage,
-    productionDays: 2,
-  },
+  documented(squeegee, DOCUMENTED_SQUEEGEE, VENDOR_EXAMPLES.createOrder.body.orderLines[1].sku, 2),
   {
     productCode: 'flyers-a5-135g-gloss',
     sku: '1f2a3b4c-5d6e-4f70-8a91-b2c3d4e5f601',

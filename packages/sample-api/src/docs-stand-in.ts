@@ -4,14 +4,12 @@ import {
   API_BASE_PATH,
   OPERATION_NAMES,
   type OperationName,
-  operations,
-  pathPattern,
   SECRET_HEADER,
   USER_ID_HEADER,
   VENDOR_EXAMPLES,
 } from '@print-contracts/client';
-import type { CredentialSet } from './credentials.js';
-import { DEMO_CREDENTIALS } from './credentials.js';
+import { type CredentialSet, DEMO_CREDENTIALS } from './credentials.js';
+import { route } from './router.js';
 
 /** A running stand-in that answers only what the vendor's docs show. */
 export interface DocsStandIn {
@@ -34,12 +32,6 @@ const ANSWERS: Readonly<Record<OperationName, unknown>> = {
   updateOrderWithPost: VENDOR_EXAMPLES.orderDetail.body,
   cancelOrder: VENDOR_EXAMPLES.orderCancelled.body,
 };
-
-const ROUTES = OPERATION_NAMES.map((name) => ({
-  name,
-  method: operations[name].method as string,
-  pattern: pathPattern(operations[name].path, API_BASE_PATH),
-}));
 
 /**
  * Starts a loopback server that answers every request with the vendor's documented example
@@ -64,16 +56,16 @@ export async function startDocsStandIn(
     const userId = req.headers[USER_ID_HEADER.toLowerCase()];
     const secret = req.headers[SECRET_HEADER.toLowerCase()];
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = ROUTES.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
+    const found = route(req.method ?? 'GET', path);
     const known = credentials.some((set) => set.userId === userId && set.secret === secret);
-    const status = !known ? 401 : route === undefined ? 404 : 200;
-    if (status !== 200 || route === undefined) {
+    const status = !known ? 401 : found.kind !== 'operation' ? 404 : 200;
+    if (status !== 200 || found.kind !== 'operation') {
       res.writeHead(status, { 'content-length': '0' });
       res.end();
       return;
     }
-    answered[route.name]++;
-    const body = JSON.stringify(ANSWERS[route.name]);
+    answered[found.name]++;
+    const body = JSON.stringify(ANSWERS[found.name]);
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);

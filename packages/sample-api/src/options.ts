@@ -25,17 +25,6 @@ export interface SampleApiOptions {
   seedOrders?: boolean;
 }
 
-export interface ResolvedSampleApiOptions {
-  readonly host: string;
-  readonly port: number;
-  readonly credentials: readonly CredentialSet[];
-  readonly processingDelayMs: number;
-  readonly control: boolean;
-  readonly faults: readonly FaultRule[];
-  readonly bodyLimitBytes: number;
-  readonly seedOrders: boolean;
-}
-
 export const DEFAULT_PROCESSING_DELAY_MS = 50;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -56,7 +45,7 @@ function flag(name: string, value: unknown, fallback: boolean): boolean {
 }
 
 /** Fills in defaults and checks every option; a bad one is a `SampleApiConfigurationError` naming it. */
-export function resolveOptions(options: SampleApiOptions = {}): ResolvedSampleApiOptions {
+export function resolveOptions(options: SampleApiOptions = {}): Readonly<Required<SampleApiOptions>> {
   const host = options.host ?? DEFAULT_HOST;
   if (typeof host !== 'string' || host.trim() === '') {
     throw new SampleApiConfigurationError('host must be a host name or an IP address, such as 127.0.0.1');

@@ -20,7 +20,7 @@ import {
   parseCredentialSet,
 } from './credentials.js';
 import { isSampleApiConfigurationError, SampleApiConfigurationError } from './errors/configuration-error.js';
-import { DEFAULT_HOST, DEFAULT_PROCESSING_DELAY_MS } from './options.js';
+import { DEFAULT_HOST, DEFAULT_PROCESSING_DELAY_MS, type SampleApiOptions } from './options.js';
 import { startSampleApi } from './server.js';
 
 /** Where the command writes, what it reads and what stops it; tests pass their own. */
@@ -60,13 +60,8 @@ It stops on SIGINT (Ctrl-C), SIGTERM or SIGHUP, and when the process that starte
 Exit status: 0 stopped (by a signal, or its parent exited), 1 could not listen, 2 bad options.
 `;
 
-interface CliConfig {
-  port: number;
-  host: string;
-  credentials: CredentialSet[] | undefined;
-  processingDelayMs: number;
-  control: boolean;
-}
+/** What the flags ask for; the server checks the rest as it does for `startSampleApi`. */
+type CliConfig = SampleApiOptions & { processingDelayMs: number; control: boolean };
 
 function wholeNumber(flag: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -80,18 +75,32 @@ function wholeNumber(flag: string, value: string | undefined, fallback: number, 
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  credentials: { type: 'string', multiple: true },
+  'processing-delay': { type: 'string' },
+  control: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
 function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' | 'version' {
-  let values: ReturnType<typeof parseArgsStrict>['values'];
-  try {
-    values = parseArgsStrict(argv).values;
-  } catch (error) {
-    throw new SampleApiConfigurationError(argsProblem(error, Object.keys(OPTIONS)));
-  }
+  // `pnpm sample-api -- --port 1` passes the `--` on; it separates nothing here.
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  const parsed = (() => {
+    try {
+      return parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS });
+    } catch (error) {
+      throw new SampleApiConfigurationError(argsProblem(error, Object.keys(OPTIONS)));
+    }
+  })();
+  const { values } = parsed;
   if (values.help) return 'help';
   if (values.version) return 'version';
   return {
     port: wholeNumber('--port', values.port, 0, 65_535),
-    host: values.host ?? DEFAULT_HOST,
+    host: values.host,
     credentials:
       values.credentials?.map((value) => parseCredentialSet(value, '--credentials')) ??
       credentialsFromEnv(env?.[CREDENTIALS_ENV]),
@@ -104,22 +113,6 @@ function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' |
     control: values.control ?? false,
   };
 }
-
-function parseArgsStrict(argv: readonly string[]) {
-  // `pnpm sample-api -- --port 1` passes the `--` on; it separates nothing here.
-  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-  return parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS });
-}
-
-const OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  credentials: { type: 'string', multiple: true },
-  'processing-delay': { type: 'string' },
-  control: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
-} as const;
 
 const isDemo = (set: CredentialSet) =>
   DEMO_CREDENTIALS.some((demo) => demo.userId === set.userId && demo.secret === set.secret);
@@ -154,7 +147,7 @@ export async function runSampleApiCli(argv: readonly string[], io: CliIo = proce
   try {
     let api: Awaited<ReturnType<typeof startSampleApi>>;
     try {
-      api = await startSampleApi({ ...config, credentials: config.credentials ?? DEMO_CREDENTIALS });
+      api = await startSampleApi(config);
     } catch (error) {
       const reason = (error instanceof Error ? error.message.split('\n')[0] : String(error)) ?? '';
       if (isSampleApiConfigurationError(error)) {

@@ -1,17 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { OperationName } from '@print-contracts/client';
 import { createApiSurface } from './api-surface.js';
 import { Authenticator } from './auth.js';
 import { createControlSurface } from './control.js';
 import { CONTROL_BASE_PATH } from './control-surface.js';
 import type { CredentialSet } from './credentials.js';
 import { ApiAnswerError } from './errors/api-answer-error.js';
-import { applyFault } from './faults/apply-fault.js';
-import { type FaultDecision, FaultInjector } from './faults/fault-injector.js';
+import { applyFault, FaultInjector } from './faults/fault-injector.js';
 import { type FaultRule, parseFaultRules } from './faults/fault-rule.js';
-import { answerFor, errorAnswer, send } from './http/answer.js';
+import { answerFor, send } from './http/answer.js';
 import { refuseConnect, refuseExpectation, refuseUnparsable } from './http/protocol-refusals.js';
 import { splitTarget } from './http/request-target.js';
 import { resolveOptions, type SampleApiOptions } from './options.js';
@@ -54,62 +52,41 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
     config.seedOrders,
   );
   const faults = new FaultInjector(config.faults);
-  const api = createApiSurface({
-    authenticator: new Authenticator(config.credentials),
-    store,
-    processingDelayMs: config.processingDelayMs,
-    bodyLimitBytes: config.bodyLimitBytes,
-  });
-  const control = config.control
-    ? createControlSurface({ store, faults, bodyLimitBytes: config.bodyLimitBytes })
-    : undefined;
+  const api = createApiSurface(
+    new Authenticator(config.credentials),
+    { store, processingDelayMs: config.processingDelayMs },
+    config.bodyLimitBytes,
+  );
+  const control = config.control ? createControlSurface(store, faults, config.bodyLimitBytes) : undefined;
   const timers = new Set<NodeJS.Timeout>();
 
-  const inject = (
-    decision: FaultDecision,
-    operation: OperationName | undefined,
-    req: IncomingMessage,
-    res: ServerResponse,
-    proceed: () => void,
-  ) => {
-    const act = () => {
-      if (decision.effect === undefined) proceed();
-      else applyFault(decision.effect, operation, req, res);
-    };
-    if (decision.latencyMs <= 0) {
-      act();
-      return;
-    }
+  /** A request under `/api`: the fault rules that fire on it first (their latency, then their effect). */
+  const serveApi = (req: IncomingMessage, res: ServerResponse, path: string, query: string | undefined) => {
+    const proceed = () => api(req, res, path, query);
+    if (!faults.active) return proceed();
+    const found = route(req.method ?? 'GET', path);
+    const operation = found.kind === 'operation' ? found.name : undefined;
+    const decision = faults.decide(operation);
+    if (decision === undefined) return proceed();
+    const { effect, latencyMs } = decision;
+    const act = effect === undefined ? proceed : () => applyFault(effect, operation, req, res);
+    if (latencyMs <= 0) return act();
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (!res.destroyed) act();
-    }, decision.latencyMs);
+    }, latencyMs);
     timers.add(timer);
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     try {
       const { path, query } = splitTarget(req.url);
-      if (path === API_BASE_PATH || path.startsWith(API_PREFIX)) {
-        const proceed = () => api(req, res, path, query);
-        if (!faults.active) return proceed();
-        const found = route(req.method ?? 'GET', path);
-        const operation = found.kind === 'operation' ? found.name : undefined;
-        const decision = faults.decide(operation);
-        return decision ? inject(decision, operation, req, res, proceed) : proceed();
-      }
+      if (path === API_BASE_PATH || path.startsWith(API_PREFIX)) return serveApi(req, res, path, query);
       if (control && (path === CONTROL_BASE_PATH || path.startsWith(CONTROL_PREFIX))) {
         return control(req, res, path);
       }
-      send(
-        res,
-        errorAnswer(
-          new ApiAnswerError(
-            404,
-            `No route ${req.method} ${path.slice(0, 200)}: the API lives under ${API_BASE_PATH}`,
-          ),
-        ),
-      );
+      const where = `${req.method} ${path.slice(0, 200)}`;
+      throw new ApiAnswerError(404, `No route ${where}: the API lives under ${API_BASE_PATH}`);
     } catch (error) {
       send(res, answerFor(error));
     }

@@ -1,5 +1,8 @@
 import type { FieldIssue } from '@print-contracts/client';
-import { hasSampleApiCode, SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
+import { SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
+
+/** How many bad fields a 400's message names; `errors` holds them all. */
+const SHOWN = 3;
 
 /**
  * A request the simulator refuses. Handlers throw it; the server turns it into a JSON answer
@@ -22,6 +25,13 @@ export class ApiAnswerError extends SampleApiError {
     this.headers = details.headers;
   }
 
+  /** A 400 `lead: orderLines[0].files must hold exactly one file; …hint`, the first few fields named. */
+  static invalid(lead: string, errors: readonly FieldIssue[], hint = ''): ApiAnswerError {
+    const shown = errors.slice(0, SHOWN).map((issue) => `${issue.path || 'body'} ${issue.message}`);
+    const more = errors.length > SHOWN ? ` (and ${errors.length - SHOWN} more, see errors)` : '';
+    return new ApiAnswerError(400, `${lead}: ${shown.join('; ')}${more}${hint}`, { errors });
+  }
+
   /** The JSON body of the answer. */
   toBody(): { message: string; errors?: readonly FieldIssue[] } {
     return this.errors && this.errors.length > 0
@@ -29,6 +39,3 @@ export class ApiAnswerError extends SampleApiError {
       : { message: this.message };
   }
 }
-
-export const isApiAnswerError = (error: unknown): error is ApiAnswerError =>
-  hasSampleApiCode(error, SAMPLE_API_ERROR_CODES.answer);

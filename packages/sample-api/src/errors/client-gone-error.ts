@@ -1,4 +1,5 @@
-import { hasSampleApiCode, SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
+import { hasErrorCode } from '@print-contracts/client';
+import { SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
 
 /** The client closed the connection while sending its body: there is nobody left to answer. */
 export class ClientGoneError extends SampleApiError {
@@ -10,4 +11,4 @@ export class ClientGoneError extends SampleApiError {
 }
 
 export const isClientGoneError = (error: unknown): error is ClientGoneError =>
-  hasSampleApiCode(error, SAMPLE_API_ERROR_CODES.clientGone);
+  hasErrorCode(error, SAMPLE_API_ERROR_CODES.clientGone);

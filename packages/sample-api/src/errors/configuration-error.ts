@@ -1,4 +1,5 @@
-import { hasSampleApiCode, SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
+import { hasErrorCode } from '@print-contracts/client';
+import { SAMPLE_API_ERROR_CODES, SampleApiError } from './sample-api-error.js';
 
 /** The options given to the sample API (or its command line) are unusable; the message says why. */
 export class SampleApiConfigurationError extends SampleApiError {
@@ -10,4 +11,4 @@ export class SampleApiConfigurationError extends SampleApiError {
 }
 
 export const isSampleApiConfigurationError = (error: unknown): error is SampleApiConfigurationError =>
-  hasSampleApiCode(error, SAMPLE_API_ERROR_CODES.configuration);
+  hasErrorCode(error, SAMPLE_API_ERROR_CODES.configuration);

@@ -1,4 +1,4 @@
-export { ApiAnswerError, isApiAnswerError } from './api-answer-error.js';
+export { ApiAnswerError } from './api-answer-error.js';
 export { ClientGoneError, isClientGoneError } from './client-gone-error.js';
 export { isSampleApiConfigurationError, SampleApiConfigurationError } from './configuration-error.js';
 export {

@@ -1,4 +1,4 @@
-import { CodedError, hasErrorCode, hasOneOfCodes } from '@print-contracts/client';
+import { CodedError, hasOneOfCodes } from '@print-contracts/client';
 
 /** Stable codes, one per error class, so callers can branch without `instanceof`. */
 export const SAMPLE_API_ERROR_CODES = {
@@ -13,9 +13,6 @@ export type SampleApiErrorCode = (typeof SAMPLE_API_ERROR_CODES)[keyof typeof SA
 export class SampleApiError extends CodedError<SampleApiErrorCode> {
   override readonly name: string = 'SampleApiError';
 }
-
-export const hasSampleApiCode = <T>(error: unknown, code: SampleApiErrorCode): error is T =>
-  hasErrorCode<T>(error, code);
 
 /** True for any error of the sample API, also one thrown by another copy of the package. */
 export const isSampleApiError = (error: unknown): error is SampleApiError =>

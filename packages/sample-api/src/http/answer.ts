@@ -1,25 +1,27 @@
 import type { ServerResponse } from 'node:http';
 import { ApiAnswerError } from '../errors/api-answer-error.js';
+import { isClientGoneError } from '../errors/client-gone-error.js';
 
 /** What the server sends back: a status, a serialized JSON body and extra headers. */
 export interface Answer {
   readonly status: number;
   /** Already serialized, so a cached order is never serialized twice. */
   readonly body: string;
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** An answer whose body is `value` as JSON. */
-export const jsonAnswer = (status: number, value: unknown, headers?: Record<string, string>): Answer =>
-  headers ? { status, body: JSON.stringify(value), headers } : { status, body: JSON.stringify(value) };
+export const jsonAnswer = (status: number, value: unknown, headers?: Record<string, string>): Answer => ({
+  status,
+  body: JSON.stringify(value),
+  headers,
+});
 
 /** The JSON error answer for a refusal. */
 export const errorAnswer = (error: ApiAnswerError): Answer =>
-  error.headers
-    ? { status: error.status, body: JSON.stringify(error.toBody()), headers: error.headers }
-    : { status: error.status, body: JSON.stringify(error.toBody()) };
+  jsonAnswer(error.status, error.toBody(), error.headers);
 
 /** Stack traces never leave the process; the caller only learns that the simulator failed. */
 const INTERNAL = new ApiAnswerError(
@@ -44,4 +46,9 @@ export function send(res: ServerResponse, answer: Answer): void {
     ...answer.headers,
   });
   res.end(answer.body);
+}
+
+/** Answers with what was thrown, unless the client went while sending its body. */
+export function answerWith(res: ServerResponse, error: unknown): void {
+  if (!isClientGoneError(error)) send(res, answerFor(error));
 }

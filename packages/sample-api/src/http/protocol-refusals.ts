@@ -2,7 +2,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { OPERATION_NAMES, operations } from '@print-contracts/client';
 import { ApiAnswerError } from '../errors/api-answer-error.js';
-import { errorAnswer, send } from './answer.js';
+import { errorAnswer, JSON_TYPE, send } from './answer.js';
 
 /** Every method the API answers on some path. */
 const API_METHODS = [...new Set(OPERATION_NAMES.map((name) => operations[name].method))].join(', ');
@@ -14,7 +14,7 @@ const API_METHODS = [...new Set(OPERATION_NAMES.map((name) => operations[name].m
 function writeRaw(socket: Duplex, refusal: ApiAnswerError): void {
   const answer = errorAnswer(refusal);
   const headers = {
-    'content-type': 'application/json; charset=utf-8',
+    'content-type': JSON_TYPE,
     'content-length': String(Buffer.byteLength(answer.body)),
     ...answer.headers,
     connection: 'close',
@@ -25,20 +25,22 @@ function writeRaw(socket: Duplex, refusal: ApiAnswerError): void {
   socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${answer.body}`);
 }
 
+/** The refusals of a request node:http could not parse, by its error code; any other is a 400. */
+const UNPARSABLE: Readonly<Record<string, readonly [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request headers too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timed out before it was complete'],
+};
+
 /** A request node:http could not parse (`clientError`): 400, 408 or 431 as JSON. */
 export function refuseUnparsable(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  const status =
-    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message =
-    status === 431
-      ? 'Request headers too large'
-      : status === 408
-        ? 'Request timed out before it was complete'
-        : `Malformed HTTP request (${error.code ?? 'unparsable'})`;
+  const [status, message] = UNPARSABLE[error.code ?? ''] ?? [
+    400,
+    `Malformed HTTP request (${error.code ?? 'unparsable'})`,
+  ];
   writeRaw(socket, new ApiAnswerError(status, message));
 }
 

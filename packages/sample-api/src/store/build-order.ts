@@ -1,15 +1,9 @@
-import type {
-  ApiVersion,
-  CreateOrderV1,
-  CreateOrderV2,
-  OrderDetail,
-  OrderLine,
-} from '@print-contracts/client';
-import { DELIVERY_METHOD_NAMES, shippingCostFor } from '../catalogue.js';
-import { lineVat, recomputeTotals } from './amounts.js';
-import { addWorkingDays, isoDateTime } from './dates.js';
-import { chooseLine, isUnknownProduct } from './order-lines.js';
-import type { NewOrder, OrderStore } from './order-store.js';
+import type { ApiVersion, CreateOrderV1, CreateOrderV2, OrderDetail } from '@print-contracts/client';
+import { recomputeTotals } from './amounts.js';
+import { isoDateTime } from './dates.js';
+import { chooseLine, isUnknownProduct, type LinePlacement, orderLine } from './order-lines.js';
+import type { NewOrder } from './order-record.js';
+import type { OrderStore } from './order-store.js';
 import { shippingAddressOf } from './shipments.js';
 
 /** A create request that passed the version's schema. */
@@ -24,12 +18,33 @@ const UNPLACEABLE = {
   productionDays: 5,
 };
 
+/** An order as the docs show one, its `vatAmount` and `total` computed from its lines. */
+export function orderDetail(
+  order: Pick<OrderDetail, 'id' | 'status' | 'lines' | 'deliveryAddress' | 'reference' | 'poNumber' | 'uuid'>,
+  orderedAt: number,
+): OrderDetail {
+  const { id, status, lines, deliveryAddress, reference, poNumber, uuid } = order;
+  const detail: OrderDetail = {
+    id,
+    number: `DDB${id}`,
+    status,
+    date: isoDateTime(orderedAt),
+    lines,
+    deliveryAddress,
+    reference,
+    poNumber,
+    vatAmount: 0,
+    uuid,
+    total: 0,
+  };
+  recomputeTotals(detail);
+  return detail;
+}
+
 /**
- * The order a valid create request becomes, shaped as the docs show orders: the delivery
- * address by id, delivery dates with a time and an offset, the order's shipping cost on its
- * first line only, `externalId` only on lines that were given one, and a line without
- * artwork waiting for it. It is readable `processingDelayMs` after `now`; a line the
- * catalogue cannot place makes it fail processing instead, as at the vendor.
+ * The order a valid create request becomes; a line without artwork waits for it. It is
+ * readable `processingDelayMs` after `now`; a line the catalogue cannot place makes it fail
+ * processing instead, as at the vendor.
  */
 export function buildOrder(
   store: OrderStore,
@@ -39,57 +54,40 @@ export function buildOrder(
   processingDelayMs: number,
 ): NewOrder {
   const failures: string[] = [];
-  const deliveryMethod =
-    DELIVERY_METHOD_NAMES[body.deliveryMethod] ?? `Delivery method ${body.deliveryMethod}`;
-  const addressId = store.nextAddressId();
-  const lines = body.orderLines.map((requested, index): OrderLine => {
+  const placement: LinePlacement = {
+    addressId: store.nextAddressId(),
+    deliveryMethod: body.deliveryMethod,
+    orderedAt: now,
+  };
+  const lines = body.orderLines.map((requested, index) => {
     const choice = chooseLine(requested);
-    const known = isUnknownProduct(choice) ? undefined : choice;
     if (isUnknownProduct(choice)) failures.push(`orderLines[${index}]: ${choice.reason}`);
-    const placed = known ?? {
-      ...UNPLACEABLE,
-      productCode:
-        'productCode' in requested ? requested.productCode : 'sku' in requested ? requested.sku : '',
-    };
-    const line: OrderLine = {
+    const placed = isUnknownProduct(choice)
+      ? {
+          ...UNPLACEABLE,
+          productCode:
+            'productCode' in requested ? requested.productCode : 'sku' in requested ? requested.sku : '',
+        }
+      : choice;
+    return orderLine(placed, placement, {
       id: store.nextLineId(),
-      description: placed.description,
-      price: placed.price,
-      deliveryMethod,
-      deliveryDate: isoDateTime(addWorkingDays(now, placed.productionDays)),
-      revisedDeliveryDate: null,
-      productCode: placed.productCode,
-      beforeDelivery: null,
-      vatAmount: 0,
-      vatPercentage: placed.vatPercentage,
-      quantity: placed.quantity,
-      addressInfo: addressId,
       status: requested.files === undefined ? 'waiting-for-artwork' : 'processing',
-      shipmentInfo: null,
-      customerDiscount: null,
-      ...(index === 0 ? { shippingCost: shippingCostFor(body.deliveryMethod) } : {}),
-      ...(requested.externalId === undefined ? {} : { externalId: requested.externalId }),
-    };
-    line.vatAmount = lineVat(line);
-    return line;
+      first: index === 0,
+      externalId: requested.externalId,
+    });
   });
   const id = store.nextOrderId();
-  const detail: OrderDetail = {
+  const fields = {
     id,
-    number: `DDB${id}`,
-    status: 'in-progress',
-    date: isoDateTime(now),
+    status: 'in-progress' as const,
     lines,
-    deliveryAddress: addressId,
+    deliveryAddress: placement.addressId,
     reference: body.reference ?? null,
     poNumber: body.poNumber ?? null,
-    vatAmount: 0,
     uuid: store.newUuid(),
-    total: 0,
   };
-  recomputeTotals(detail);
   return {
-    detail,
+    detail: orderDetail(fields, now),
     shippingAddress: shippingAddressOf(body.deliveryAddress),
     readyAt: now + processingDelayMs,
     failure: failures.length > 0 ? failures.join('; ') : undefined,

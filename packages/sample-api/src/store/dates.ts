@@ -21,9 +21,6 @@ export function isoDateTime(ms: number): string {
   return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${zone}`;
 }
 
-/** `2024-05-16`: a calendar date (UTC), as the vendor writes delivery dates. */
-export const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
 /** `days` working days (Monday to Friday) after `ms`. */
 export function addWorkingDays(ms: number, days: number): number {
   let out = ms;

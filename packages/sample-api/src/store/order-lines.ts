@@ -1,11 +1,20 @@
 import type {
   OrderLine,
+  OrderLineStatus,
   OrderLineV1Input,
   OrderLineV2Input,
   QuoteOrderLineInput,
 } from '@print-contracts/client';
-import { productByCode, productBySku, QUOTE_LINE_PRICE } from '../catalogue.js';
+import {
+  DELIVERY_METHOD_NAMES,
+  type Product,
+  productByCode,
+  productBySku,
+  QUOTE_LINE_PRICE,
+  shippingCostFor,
+} from '../catalogue.js';
 import { cents, lineVat } from './amounts.js';
+import { addWorkingDays, isoDateTime } from './dates.js';
 
 /** A line as a create request sends it, in either version. */
 export type RequestedLine = OrderLineV1Input | OrderLineV2Input | QuoteOrderLineInput;
@@ -26,7 +35,15 @@ export interface UnknownProduct {
   readonly reason: string;
 }
 
-const VAT = 21;
+/** `quantity` pieces of `product`, priced from its price for the default quantity. */
+export const priced = (product: Product, quantity: number): LineChoice => ({
+  productCode: product.productCode,
+  description: `${product.description}, ${quantity} pieces`,
+  price: cents((product.price * quantity) / product.defaultQuantity),
+  quantity,
+  vatPercentage: product.vatPercentage,
+  productionDays: product.productionDays,
+});
 
 /** The `quantity` attribute of a v2 line, when it holds a positive whole number. */
 function quantityAttribute(attributes: OrderLineV2Input['attributes'] | undefined): number | undefined {
@@ -45,7 +62,7 @@ export function chooseLine(line: Partial<RequestedLine>): LineChoice | UnknownPr
       description: `Quote line item ${line.quoteLineItemId}`,
       price: QUOTE_LINE_PRICE,
       quantity: 1,
-      vatPercentage: VAT,
+      vatPercentage: 21,
       productionDays: 5,
     };
   }
@@ -59,14 +76,7 @@ export function chooseLine(line: Partial<RequestedLine>): LineChoice | UnknownPr
   }
   const quantity =
     quantityAttribute((line as Partial<OrderLineV2Input>).attributes) ?? product.defaultQuantity;
-  return {
-    productCode: product.productCode,
-    description: `${product.description}, ${quantity} pieces`,
-    price: cents((product.price * quantity) / product.defaultQuantity),
-    quantity,
-    vatPercentage: product.vatPercentage,
-    productionDays: product.productionDays,
-  };
+  return priced(product, quantity);
 }
 
 export const isUnknownProduct = (choice: LineChoice | UnknownProduct): choice is UnknownProduct =>
@@ -81,4 +91,45 @@ export function applyChoice(line: OrderLine, choice: LineChoice): void {
   line.vatPercentage = choice.vatPercentage;
   line.vatAmount = lineVat(line);
   line.customerDiscount = null;
+}
+
+/** What every line of one order shares. */
+export interface LinePlacement {
+  readonly addressId: number;
+  readonly deliveryMethod: number;
+  readonly orderedAt: number;
+}
+
+/**
+ * A new line shaped as the docs show lines: the delivery address by id, a delivery date with
+ * a time and an offset, the order's shipping cost on its first line only (the docs show a line
+ * without the key), and `externalId` only when it was given (null included).
+ */
+export function orderLine(
+  choice: LineChoice,
+  placement: LinePlacement,
+  line: { id: number | string; status: OrderLineStatus; first: boolean; externalId?: string | null },
+): OrderLine {
+  const made: OrderLine = {
+    id: line.id,
+    description: choice.description,
+    price: choice.price,
+    deliveryMethod:
+      DELIVERY_METHOD_NAMES[placement.deliveryMethod] ?? `Delivery method ${placement.deliveryMethod}`,
+    deliveryDate: isoDateTime(addWorkingDays(placement.orderedAt, choice.productionDays)),
+    revisedDeliveryDate: null,
+    productCode: choice.productCode,
+    beforeDelivery: null,
+    vatAmount: 0,
+    vatPercentage: choice.vatPercentage,
+    quantity: choice.quantity,
+    addressInfo: placement.addressId,
+    status: line.status,
+    shipmentInfo: null,
+    customerDiscount: null,
+    ...(line.first ? { shippingCost: shippingCostFor(placement.deliveryMethod) } : {}),
+    ...(line.externalId === undefined ? {} : { externalId: line.externalId }),
+  };
+  made.vatAmount = lineVat(made);
+  return made;
 }

@@ -23,6 +23,9 @@ export interface OrderRecord {
   summaryJson: string | undefined;
 }
 
+/** A record before the store holds it: what it has not been told yet starts empty. */
+export type NewOrder = Omit<OrderRecord, 'userId' | 'cancelReason' | 'json' | 'summaryJson'>;
+
 export type Visibility = 'processing' | 'failed' | 'ready';
 
 /** What the public API may see of the order at `now`. */

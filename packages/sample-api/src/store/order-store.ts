@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiVersion, type OrderDetail, type OrderStatus, UUID_PATTERN } from '@print-contracts/client';
-import { type OrderRecord, summaryOf, visibility } from './order-record.js';
+import { type OrderStatus, UUID_PATTERN } from '@print-contracts/client';
+import { type NewOrder, type OrderRecord, summaryOf, visibility } from './order-record.js';
 import { seedOrders } from './seed.js';
-import type { ShippingAddress } from './shipments.js';
 
 /** One page of a list request, already validated. */
 export interface PageRequest {
@@ -12,16 +11,6 @@ export interface PageRequest {
 }
 
 const NUMERIC_ID = /^[1-9]\d{0,15}$/;
-
-/** Fields of a new order that the store assigns. */
-export interface NewOrder {
-  readonly detail: OrderDetail;
-  readonly shippingAddress: ShippingAddress;
-  readonly readyAt: number;
-  readonly failure: string | undefined;
-  readonly testOrder: boolean;
-  readonly origin: ApiVersion;
-}
 
 /**
  * Every credential set's orders, in memory. Each set has its own list; lookups by numeric
@@ -52,19 +41,8 @@ export class OrderStore {
     this.#byUuid = new Map();
     if (!this.#seed) return;
     this.#userIds.forEach((userId, tenant) => {
-      for (const { detail, testOrder, shippingAddress } of seedOrders(tenant)) {
-        this.#insert({
-          userId,
-          detail,
-          shippingAddress,
-          readyAt: 0,
-          failure: undefined,
-          testOrder,
-          cancelReason: undefined,
-          origin: 'seed',
-          json: undefined,
-          summaryJson: undefined,
-        });
+      for (const seeded of seedOrders(tenant)) {
+        this.add(userId, { ...seeded, readyAt: 0, failure: undefined, origin: 'seed' });
       }
     });
   }

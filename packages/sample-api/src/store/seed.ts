@@ -1,90 +1,69 @@
-import {
-  EXAMPLE_PRODUCTS,
-  type OrderDetail,
-  type OrderLine,
-  type OrderLineStatus,
-  type OrderStatus,
-} from '@print-contracts/client';
-import {
-  DELIVERY_METHOD_NAMES,
-  DOCUMENTED_SQUEEGEE,
-  type Product,
-  productByCode,
-  shippingCostFor,
-} from '../catalogue.js';
-import { cents, lineVat, recomputeTotals } from './amounts.js';
+import { EXAMPLE_PRODUCTS, type OrderLineStatus, type OrderStatus } from '@print-contracts/client';
+import { DOCUMENTED_SQUEEGEE, type Product, productByCode } from '../catalogue.js';
+import { cents } from './amounts.js';
+import { orderDetail } from './build-order.js';
 import { addWorkingDays, daysBefore, isoDateTime } from './dates.js';
+import { type LinePlacement, orderLine, priced } from './order-lines.js';
+import type { NewOrder } from './order-record.js';
 import { type ShippingAddress, shipmentOf } from './shipments.js';
 
 interface SeedLine {
-  product: string;
-  quantity: number;
-  status: OrderLineStatus;
+  readonly product: string;
+  readonly quantity: number;
+  readonly status: OrderLineStatus;
   /** The vendor sometimes sends line ids as strings such as "10004274-3". */
-  stringId?: boolean;
-  discountPercent?: number;
+  readonly stringId?: boolean;
+  readonly discountPercent?: number;
   /**
    * Parcels shipped, each with its own track-and-trace URL; 0 is a shipped line whose
    * shipment is not known yet (`shipmentInfo: []`, as in the docs' example).
    */
-  parcels?: number;
-  revisedDays?: number;
+  readonly parcels?: number;
+  readonly revisedDays?: number;
   /** `null` writes the key with a null value, as one line of the docs' example does. */
-  externalId?: string | null;
+  readonly externalId?: string | null;
 }
 
 interface SeedOrder {
-  status: OrderStatus;
-  daysAgo: number;
-  uuid: boolean;
-  reference: string | null;
-  poNumber: string | null;
-  deliveryMethod: 1 | 6 | 18 | 19;
-  address: number;
-  testOrder?: boolean;
-  lines: SeedLine[];
+  readonly status: OrderStatus;
+  readonly daysAgo: number;
+  /** Position in `ADDRESSES`. */
+  readonly address: number;
+  readonly lines: readonly SeedLine[];
+  /** Default true; old orders have none. */
+  readonly uuid?: boolean;
+  readonly reference?: string;
+  readonly poNumber?: string;
+  /** Default 1, home or work address. */
+  readonly deliveryMethod?: 6 | 18 | 19;
+  readonly testOrder?: boolean;
 }
+
+const line = (
+  product: string,
+  quantity: number,
+  status: OrderLineStatus,
+  extras: Omit<SeedLine, 'product' | 'quantity' | 'status'> = {},
+): SeedLine => ({ product, quantity, status, ...extras });
+
+const address = (
+  labelName: string,
+  street: string,
+  houseNumber: string,
+  houseNumberAddition: string | null,
+  zipCode: string,
+  city: string,
+  country: string,
+): ShippingAddress => ({ labelName, street, houseNumber, houseNumberAddition, zipCode, city, country });
 
 /** 2024-05-13 10:00 in Amsterdam: seed dates are fixed so every run sees the same data. */
 const SEED_NOW = Date.UTC(2024, 4, 13, 8, 0, 0);
 
 const ADDRESSES: readonly ShippingAddress[] = [
-  {
-    labelName: 'Jan de Vries',
-    street: 'Keizersgracht',
-    houseNumber: '123',
-    houseNumberAddition: null,
-    zipCode: '1015 CJ',
-    city: 'Amsterdam',
-    country: 'NL',
-  },
-  {
-    labelName: 'Drukkerij Peeters',
-    street: 'Meir',
-    houseNumber: '45',
-    houseNumberAddition: 'bus 2',
-    zipCode: '2000',
-    city: 'Antwerpen',
-    country: 'BE',
-  },
-  {
-    labelName: 'Sanne Bakker',
-    street: 'Oudegracht',
-    houseNumber: '8',
-    houseNumberAddition: 'A',
-    zipCode: '3511 AL',
-    city: 'Utrecht',
-    country: 'NL',
-  },
-  {
-    labelName: 'Lukas Schmidt',
-    street: 'Hauptstraße',
-    houseNumber: '17',
-    houseNumberAddition: null,
-    zipCode: '10115',
-    city: 'Berlin',
-    country: 'DE',
-  },
+  address('Jan de Vries', 'Keizersgracht', '123', null, '1015 CJ', 'Amsterdam', 'NL'),
+  address('Drukkerij Peeters', 'Meir', '45', 'bus 2', '2000', 'Antwerpen', 'BE'),
+  address('Sanne Bakker', 'Oudegracht', '8', 'A', '3511 AL', 'Utrecht', 'NL'),
+  address('Lukas Schmidt', 'Hauptstraße', '17', null, '10115', 'Berlin', 'DE'),
 ];
 
 /**
@@ -99,59 +78,41 @@ const SEED_ORDERS: readonly SeedOrder[] = [
     uuid: false,
     reference: 'Spring fair 2024',
     poNumber: 'PO-2024-0113',
-    deliveryMethod: 1,
     address: 0,
     lines: [
-      {
-        product: 'flyers-a5-135g-gloss',
-        quantity: 500,
-        status: 'shipped',
-        discountPercent: 10,
-        parcels: 2,
-        revisedDays: 1,
-      },
-      {
-        product: 'business-cards-85x55-350g-matt',
-        quantity: 500,
-        status: 'shipped',
+      line('flyers-a5-135g-gloss', 500, 'shipped', { discountPercent: 10, parcels: 2, revisedDays: 1 }),
+      line('business-cards-85x55-350g-matt', 500, 'shipped', {
         stringId: true,
         parcels: 1,
         externalId: 'crm-7781',
-      },
+      }),
     ],
   },
   {
     status: 'completed',
     daysAgo: 52,
-    uuid: true,
-    reference: null,
-    poNumber: null,
     deliveryMethod: 6,
     address: 2,
-    lines: [{ product: 'posters-a2-170g-silk', quantity: 25, status: 'shipped', parcels: 1 }],
+    lines: [line('posters-a2-170g-silk', 25, 'shipped', { parcels: 1 })],
   },
   {
     status: 'cancelled',
     daysAgo: 45,
-    uuid: true,
     reference: 'Cancelled reprint',
-    poNumber: null,
-    deliveryMethod: 1,
     address: 1,
     lines: [
-      { product: 'folders-a4-tri-fold-170g', quantity: 500, status: 'cancelled' },
-      { product: 'stickers-round-50mm-vinyl', quantity: 200, status: 'cancelled' },
+      line('folders-a4-tri-fold-170g', 500, 'cancelled'),
+      line('stickers-round-50mm-vinyl', 200, 'cancelled'),
     ],
   },
   {
     status: 'cancelled',
     daysAgo: 40,
     uuid: false,
-    reference: null,
     poNumber: 'PO-2024-0150',
     deliveryMethod: 18,
     address: 0,
-    lines: [{ product: 'rollup-banner-85x200', quantity: 1, status: 'cancelled' }],
+    lines: [line('rollup-banner-85x200', 1, 'cancelled')],
   },
   {
     // Shaped like the docs' order example: no uuid (an old order), a discounted line still in
@@ -162,243 +123,144 @@ const SEED_ORDERS: readonly SeedOrder[] = [
     uuid: false,
     reference: 'reference',
     poNumber: 'poNumber',
-    deliveryMethod: 1,
     address: 3,
     lines: [
-      { product: EXAMPLE_PRODUCTS.v1ProductCode, quantity: 1, status: 'in-progress', discountPercent: 7 },
-      {
-        product: DOCUMENTED_SQUEEGEE,
-        quantity: 1000,
-        status: 'shipped',
-        parcels: 1,
-        discountPercent: 7,
-        revisedDays: 4,
-      },
-      {
-        product: DOCUMENTED_SQUEEGEE,
-        quantity: 100,
-        status: 'shipped',
+      line(EXAMPLE_PRODUCTS.v1ProductCode, 1, 'in-progress', { discountPercent: 7 }),
+      line(DOCUMENTED_SQUEEGEE, 1000, 'shipped', { parcels: 1, discountPercent: 7, revisedDays: 4 }),
+      line(DOCUMENTED_SQUEEGEE, 100, 'shipped', {
         parcels: 0,
         stringId: true,
         externalId: null,
         discountPercent: 7,
-      },
+      }),
     ],
   },
   {
     status: 'unknown',
     daysAgo: 33,
-    uuid: true,
     reference: 'Migrated order',
-    poNumber: null,
-    deliveryMethod: 1,
     address: 3,
-    lines: [
-      {
-        product: 'flyers-a5-135g-gloss',
-        quantity: 250,
-        status: 'processing',
-        stringId: true,
-      },
-    ],
+    lines: [line('flyers-a5-135g-gloss', 250, 'processing', { stringId: true })],
   },
   {
     status: 'in-progress',
     daysAgo: 21,
-    uuid: true,
     reference: 'Store opening',
     poNumber: 'PO-2024-0201',
-    deliveryMethod: 1,
     address: 0,
     lines: [
-      { product: 'posters-a2-170g-silk', quantity: 50, status: 'shipped', stringId: true, parcels: 1 },
-      {
-        product: 'flyers-a5-135g-gloss',
-        quantity: 1000,
-        status: 'in-production',
-        stringId: true,
-        discountPercent: 5,
-      },
+      line('posters-a2-170g-silk', 50, 'shipped', { stringId: true, parcels: 1 }),
+      line('flyers-a5-135g-gloss', 1000, 'in-production', { stringId: true, discountPercent: 5 }),
     ],
   },
   {
     status: 'in-progress',
     daysAgo: 14,
-    uuid: true,
     reference: 'Trade show banners',
-    poNumber: null,
     deliveryMethod: 19,
     address: 1,
-    lines: [
-      {
-        product: 'rollup-banner-85x200',
-        quantity: 2,
-        status: 'in-production',
-      },
-    ],
+    lines: [line('rollup-banner-85x200', 2, 'in-production')],
   },
   {
     status: 'in-progress',
     daysAgo: 10,
-    uuid: true,
-    reference: null,
     poNumber: 'PO-2024-0233',
-    deliveryMethod: 1,
     address: 2,
     lines: [
-      { product: 'business-cards-85x55-350g-matt', quantity: 1000, status: 'artwork-rejected' },
-      {
-        product: 'stickers-round-50mm-vinyl',
-        quantity: 100,
-        status: 'waiting-for-artwork',
-        externalId: 'web-4410',
-      },
+      line('business-cards-85x55-350g-matt', 1000, 'artwork-rejected'),
+      line('stickers-round-50mm-vinyl', 100, 'waiting-for-artwork', { externalId: 'web-4410' }),
     ],
   },
   {
     status: 'in-progress',
     daysAgo: 7,
-    uuid: true,
     reference: 'Newsletter insert',
-    poNumber: null,
-    deliveryMethod: 1,
     address: 3,
-    lines: [{ product: 'folders-a4-tri-fold-170g', quantity: 1000, status: 'in-progress', revisedDays: 2 }],
+    lines: [line('folders-a4-tri-fold-170g', 1000, 'in-progress', { revisedDays: 2 })],
   },
   {
     status: 'in-progress',
     daysAgo: 4,
-    uuid: true,
     reference: 'Summer campaign',
     poNumber: 'PO-2024-0260',
-    deliveryMethod: 1,
     address: 0,
     testOrder: true,
     lines: [
-      { product: 'flyers-a5-135g-gloss', quantity: 250, status: 'processing' },
-      {
-        product: 'business-cards-85x55-350g-matt',
-        quantity: 500,
-        status: 'waiting-for-artwork',
-        discountPercent: 15,
-      },
+      line('flyers-a5-135g-gloss', 250, 'processing'),
+      line('business-cards-85x55-350g-matt', 500, 'waiting-for-artwork', { discountPercent: 15 }),
     ],
   },
   {
     status: 'completed',
     daysAgo: 3,
-    uuid: true,
     reference: 'Reprint business cards',
-    poNumber: null,
-    deliveryMethod: 1,
     address: 2,
-    lines: [
-      {
-        product: 'business-cards-85x55-350g-matt',
-        quantity: 500,
-        status: 'shipped',
-        parcels: 1,
-      },
-    ],
+    lines: [line('business-cards-85x55-350g-matt', 500, 'shipped', { parcels: 1 })],
   },
   {
     status: 'in-progress',
     daysAgo: 1,
-    uuid: true,
-    reference: null,
-    poNumber: null,
-    deliveryMethod: 1,
     address: 1,
-    lines: [{ product: 'stickers-round-50mm-vinyl', quantity: 100, status: 'processing' }],
+    lines: [line('stickers-round-50mm-vinyl', 100, 'processing')],
   },
 ];
 
 /** How many orders each credential set starts with. */
 export const SEED_ORDER_COUNT = SEED_ORDERS.length;
 
-/** Seed order ids: per set a block of 100, so ids never repeat across sets. */
-const seedOrderId = (tenant: number, index: number) => 1_000_001 + tenant * 100 + index;
-
 const hex = (value: number, width: number) => value.toString(16).padStart(width, '0');
 
-function seedLine(
-  spec: SeedLine,
-  ids: { line: number | string; address: number },
-  order: SeedOrder,
-  orderMs: number,
-  first: boolean,
-): OrderLine {
-  const product = productByCode(spec.product) as Product;
-  const address = ADDRESSES[order.address] ?? (ADDRESSES[0] as ShippingAddress);
-  const price = cents((product.price * spec.quantity) / product.defaultQuantity);
-  const deliveryMs = addWorkingDays(orderMs, product.productionDays);
-  const discount = spec.discountPercent
-    ? {
-        discountAmount: cents((price * spec.discountPercent) / 100),
-        discountTaxAmount: cents((price * spec.discountPercent * product.vatPercentage) / 10_000),
-      }
-    : null;
-  const line: OrderLine = {
-    id: ids.line,
-    description: `${product.description}, ${spec.quantity} pieces`,
-    price,
-    deliveryMethod: DELIVERY_METHOD_NAMES[order.deliveryMethod] ?? 'Home or work address',
-    deliveryDate: isoDateTime(deliveryMs),
-    revisedDeliveryDate: spec.revisedDays ? isoDateTime(addWorkingDays(deliveryMs, spec.revisedDays)) : null,
-    productCode: product.productCode,
-    beforeDelivery: null,
-    vatAmount: lineVat({ price, vatPercentage: product.vatPercentage }),
-    vatPercentage: product.vatPercentage,
-    quantity: spec.quantity,
-    addressInfo: ids.address,
-    status: spec.status,
-    shipmentInfo: null,
-    customerDiscount: discount,
-    // The order's shipping cost sits on its first line; the docs show a line without the key.
-    ...(first ? { shippingCost: shippingCostFor(order.deliveryMethod) } : {}),
-    ...(spec.externalId === undefined ? {} : { externalId: spec.externalId }),
-  };
-  if (spec.parcels !== undefined) {
-    line.shipmentInfo = spec.parcels > 0 ? [shipmentOf(address, line, spec.parcels)] : [];
-  }
-  return line;
-}
-
-export interface SeededOrder {
-  readonly detail: OrderDetail;
-  readonly shippingAddress: ShippingAddress;
-  readonly testOrder: boolean;
-}
-
-/** The sample orders of the credential set at `tenant` (its position in the list), oldest first. */
-export function seedOrders(tenant: number): SeededOrder[] {
+/**
+ * The sample orders of the credential set at `tenant` (its position in the list), oldest
+ * first. Ids come in blocks per set, so they never repeat across sets.
+ */
+export function seedOrders(tenant: number): Pick<NewOrder, 'detail' | 'shippingAddress' | 'testOrder'>[] {
   return SEED_ORDERS.map((spec, index) => {
-    const id = seedOrderId(tenant, index);
-    const orderMs = daysBefore(SEED_NOW, spec.daysAgo) + index * 17 * 60_000;
-    const addressId = 4_100_000 + tenant * 10 + spec.address;
-    const lines = spec.lines.map((line, lineIndex) => {
-      const lineId = line.stringId
-        ? `${10_004_000 + tenant * 100 + index}-${lineIndex + 1}`
-        : 20_000_000 + tenant * 1000 + index * 10 + lineIndex;
-      return seedLine(line, { line: lineId, address: addressId }, spec, orderMs, lineIndex === 0);
-    });
-    const detail: OrderDetail = {
-      id,
-      number: `DDB${id}`,
-      status: spec.status,
-      date: isoDateTime(orderMs),
-      lines,
-      deliveryAddress: addressId,
-      reference: spec.reference,
-      poNumber: spec.poNumber,
-      vatAmount: 0,
-      uuid: spec.uuid ? `5eed${hex(tenant, 4)}-0000-4000-8000-${hex(index + 1, 12)}` : null,
-      total: 0,
+    const id = 1_000_001 + tenant * 100 + index;
+    const shippingAddress = ADDRESSES[spec.address] as ShippingAddress;
+    const placement: LinePlacement = {
+      addressId: 4_100_000 + tenant * 10 + spec.address,
+      deliveryMethod: spec.deliveryMethod ?? 1,
+      orderedAt: daysBefore(SEED_NOW, spec.daysAgo) + index * 17 * 60_000,
     };
-    recomputeTotals(detail);
+    const lines = spec.lines.map((seed, lineIndex) => {
+      const product = productByCode(seed.product) as Product;
+      const made = orderLine(priced(product, seed.quantity), placement, {
+        id: seed.stringId
+          ? `${10_004_000 + tenant * 100 + index}-${lineIndex + 1}`
+          : 20_000_000 + tenant * 1000 + index * 10 + lineIndex,
+        status: seed.status,
+        first: lineIndex === 0,
+        externalId: seed.externalId,
+      });
+      if (seed.revisedDays) {
+        const delivery = addWorkingDays(placement.orderedAt, product.productionDays);
+        made.revisedDeliveryDate = isoDateTime(addWorkingDays(delivery, seed.revisedDays));
+      }
+      if (seed.discountPercent) {
+        made.customerDiscount = {
+          discountAmount: cents((made.price * seed.discountPercent) / 100),
+          discountTaxAmount: cents((made.price * seed.discountPercent * made.vatPercentage) / 10_000),
+        };
+      }
+      if (seed.parcels !== undefined) {
+        made.shipmentInfo = seed.parcels > 0 ? [shipmentOf(shippingAddress, made, seed.parcels)] : [];
+      }
+      return made;
+    });
+    const uuid = spec.uuid === false ? null : `5eed${hex(tenant, 4)}-0000-4000-8000-${hex(index + 1, 12)}`;
+    const fields = {
+      id,
+      status: spec.status,
+      lines,
+      deliveryAddress: placement.addressId,
+      reference: spec.reference ?? null,
+      poNumber: spec.poNumber ?? null,
+      uuid,
+    };
     return {
-      detail,
-      shippingAddress: ADDRESSES[spec.address] ?? (ADDRESSES[0] as ShippingAddress),
+      detail: orderDetail(fields, placement.orderedAt),
+      shippingAddress,
       testOrder: spec.testOrder ?? false,
     };
   });
