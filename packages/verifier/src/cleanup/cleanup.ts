@@ -7,7 +7,7 @@ import { retriesText } from '../report/retries-text.js';
 import { scanUnresolved } from '../settle/reference-scan.js';
 import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
-import { DEFAULT_RETRIES, RetryTally, runRetryPolicy } from '../target/transport.js';
+import { DEFAULT_RETRIES, retryTally, runRetryPolicy } from '../target/transport.js';
 
 /** Where `--cleanup` writes, and what it reads credentials from. */
 export interface CleanupIo {
@@ -45,7 +45,7 @@ export async function runCleanup(
   say(`Cleanup: ${open.length} open orders in ${command.ledgerPath}`);
 
   const clients = new Map<string, TargetClients>();
-  const tally = new RetryTally();
+  const tally = retryTally();
   const retry = runRetryPolicy({ retries: DEFAULT_RETRIES, creationTimeoutMs: command.creationTimeoutMs });
   for (const baseUrl of new Set(open.map((entry) => entry.target))) {
     const credentials = { main, other };
