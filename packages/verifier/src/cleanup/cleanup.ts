@@ -4,7 +4,6 @@ import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
 import { retriesText } from '../report/retries-text.js';
-import { scanUnresolved } from '../settle/reference-scan.js';
 import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
 import { DEFAULT_RETRIES, retryTally, runRetryPolicy } from '../target/transport.js';
@@ -59,10 +58,10 @@ export async function runCleanup(
     pollIntervalMs: command.pollIntervalMs,
     secrets: io.secrets,
     signal: io.signal,
+    say,
   };
   try {
     for (const problem of await settleOrders(open, context)) say(`  ${problem}`);
-    await scanUnresolved(context, say);
     const left = ledger.open();
     const removed = ledger.removeIfSettled();
     for (const entry of left) say(`  still open: ${describeEntry(entry)}`);
