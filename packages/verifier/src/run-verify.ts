@@ -31,9 +31,9 @@ import { REPORT_FILES, writeReports } from './report/write-reports.js';
 import { settle } from './settle/settle.js';
 import { TargetClients } from './target/clients.js';
 import { preflight } from './target/preflight.js';
-import { type StartedTarget, startTarget } from './target/start-target.js';
-import { targetSecrets } from './target/target.js';
-import { RetryTally, runRetryPolicy } from './target/transport.js';
+
+import { startTarget, targetSecrets } from './target/target.js';
+import { retryTally, runRetryPolicy } from './target/transport.js';
 
 /** What a run talks to: the console, the environment, the working directory, and the stop signal. */
 export interface VerifyIo {
@@ -96,7 +96,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
   const detail = (line: string) => reporter.detail(line);
   const stoppedBy = () => (io.signal?.aborted ? (io.signal.reason as StopSignal) : undefined);
   const scratch = await mkdtemp(join(tmpdir(), 'contract-verify-'));
-  let started: StartedTarget | undefined;
+  let started: Awaited<ReturnType<typeof startTarget>> | undefined;
   let clients: TargetClients | undefined;
   let runner: PactRunner | undefined;
   try {
@@ -105,7 +105,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     const { target } = started;
     secrets.push(...targetSecrets(target));
     // One retry policy for every request the run sends; its tally is reported, never a verdict.
-    const tally = new RetryTally();
+    const tally = retryTally();
     const transport = { retry: runRetryPolicy(options), onRetry: tally.observe };
     clients = new TargetClients(target, options.requestTimeoutMs, transport);
     const [pacts] = await Promise.all([

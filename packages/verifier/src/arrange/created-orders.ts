@@ -52,30 +52,21 @@ const PROGRESS_EVERY_MS = 5_000;
 export function createdOrders(options: CreateOptions) {
   const { clients, ledger, signal, pollIntervalMs } = options;
   const board = waitBoard(options.progress);
-  /** Per version (one body each): aborted, with the reason, once one of its orders failed creation. */
-  const doomed = memo((_version: ApiVersion) => {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal); // every order of the body listens
-    return controller;
+  /**
+   * Per version (one body each): the plain orders being awaited, one that became readable (the
+   * witness), and `doomed`, aborted with the reason once one of its orders failed creation.
+   */
+  const plain = memo((_version: ApiVersion) => {
+    const doomed = new AbortController();
+    setMaxListeners(0, doomed.signal); // every order of the body listens
+    return { waiting: new Set<Promise<unknown>>(), readable: undefined as string | undefined, doomed };
   });
-  /** Per version: the plain orders being awaited, and one that became readable (the witness). */
-  const plain = memo((_version: ApiVersion) => ({
-    waiting: new Set<Promise<unknown>>(),
-    readable: undefined as string | undefined,
-  }));
 
   /** An order of the run's that became readable in `version`, once the waits in flight have ended; else undefined. */
   async function readableWitness(version: ApiVersion): Promise<string | undefined> {
     const mine = plain(version);
     while (mine.readable === undefined && mine.waiting.size > 0) {
-      await Promise.race(
-        [...mine.waiting].map((waiting) =>
-          waiting.then(
-            () => undefined,
-            () => undefined,
-          ),
-        ),
-      );
+      await Promise.race(mine.waiting).catch(() => undefined);
     }
     return mine.readable;
   }
@@ -115,7 +106,7 @@ export function createdOrders(options: CreateOptions) {
   /** A plain order (of the fixture body) as waited for, tracked so the failed-creation state can tell a witness. */
   function waitPlain(client: OrdersClient<ApiVersion>, key: string, uuid: string, version: ApiVersion) {
     const mine = plain(version);
-    const waiting = wait(client, key, uuid, doomed(version));
+    const waiting = wait(client, key, uuid, mine.doomed);
     mine.waiting.add(waiting);
     void waiting.then(
       (order) => {
@@ -146,23 +137,16 @@ export function createdOrders(options: CreateOptions) {
     ledger.record('created', key, { uuid });
 
     if (spec.product === 'unknown') {
+      const unknown = (what: string) => ({
+        id: 0,
+        uuid,
+        how: `created order ${uuid} for a product no vendor sells; ${what}`,
+      });
       const waited = await wait(client, key, uuid);
-      if (isOrderCreationFailedError(waited)) {
-        return {
-          id: 0,
-          uuid,
-          how: `created order ${uuid} for a product no vendor sells; its creation failed`,
-        };
-      }
+      if (isOrderCreationFailedError(waited)) return unknown('its creation failed');
       if (waited === DOOMED) throw new ArrangeError('not-run', 'not arranged: the run was stopped');
-      if (!isOrderWaitTimeoutError(waited)) {
-        // Readable: the replay shows the contract what the target answers for it.
-        return {
-          id: 0,
-          uuid,
-          how: `created order ${uuid} for a product no vendor sells; it became readable`,
-        };
-      }
+      // Readable: the replay shows the contract what the target answers for it.
+      if (!isOrderWaitTimeoutError(waited)) return unknown('it became readable');
       const witness = await readableWitness(version);
       if (!witness) {
         throw notHere(
@@ -170,11 +154,9 @@ export function createdOrders(options: CreateOptions) {
           `order ${uuid}, for a product no vendor sells, was still missing after ${seconds(waited.waitedMs)}, and so was every plain order of the run, so a failed creation cannot be told apart`,
         );
       }
-      return {
-        id: 0,
-        uuid,
-        how: `created order ${uuid} for a product no vendor sells; still 404 after ${seconds(waited.waitedMs)} (the bound) while the run's order ${witness} became readable`,
-      };
+      return unknown(
+        `still 404 after ${seconds(waited.waitedMs)} (the bound) while the run's order ${witness} became readable`,
+      );
     }
     let waited = await (spec.credential === 'main'
       ? waitPlain(client, key, uuid, version)
@@ -182,7 +164,7 @@ export function createdOrders(options: CreateOptions) {
     if (waited === DOOMED) {
       // Waits on only if the body made readable orders; else the body's failure is the reason.
       if (!(await readableWitness(version))) {
-        const why = String(doomed(version).signal.reason);
+        const why = String(plain(version).doomed.signal.reason);
         throw notHere(
           'no-plain-order-readable',
           `another order of the same body: ${why}; ${PLACEMENT_CAUSES}`,
@@ -196,7 +178,7 @@ export function createdOrders(options: CreateOptions) {
       const what = isOrderCreationFailedError(order)
         ? `order ${uuid} failed creation ("${order.vendorMessage}")`
         : `order ${uuid} was not readable after ${seconds(order.waitedMs)}`;
-      if (isOrderCreationFailedError(order) && !plain(version).readable) doomed(version).abort(what);
+      if (isOrderCreationFailedError(order) && !plain(version).readable) plain(version).doomed.abort(what);
       const witness = await readableWitness(version);
       if (witness) {
         // Left open in the ledger when not readable: teardown and --cleanup wait no longer than its deadline.
@@ -252,30 +234,25 @@ function waitBoard(progress: ((line: string) => void) | undefined) {
       `  waiting for ${waiting + ended} orders to be processed (up to ${duration(left)} more): ${readable} readable${gaveUp > 0 ? `, ${gaveUp} not` : ''}`,
     );
   };
-  const stop = () => {
-    clearTimeout(timer);
-    timer = undefined;
-  };
-  const tick = (delay: number) => {
-    timer = setTimeout(() => {
-      say();
-      tick(PROGRESS_EVERY_MS);
-    }, delay);
-    timer.unref();
-  };
   return {
     /** One order's wait begins; call what it returns with how it ended. */
     begin(until: number): (outcome: 'readable' | 'not') => void {
       waiting++;
       deadline = Math.max(deadline, until);
-      if (!timer && deadline - Date.now() > QUIET_MS) tick(QUIET_MS);
+      if (!timer && deadline - Date.now() > QUIET_MS) {
+        timer = setTimeout(() => {
+          say();
+          timer = setInterval(say, PROGRESS_EVERY_MS).unref();
+        }, QUIET_MS).unref();
+      }
       return (outcome) => {
         waiting--;
         ended++;
         if (outcome === 'readable') readable++;
         if (waiting > 0) return;
         if (timer) say();
-        stop();
+        clearInterval(timer);
+        timer = undefined;
         readable = 0;
         ended = 0;
       };

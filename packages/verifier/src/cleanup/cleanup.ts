@@ -4,10 +4,9 @@ import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
 import { retriesText } from '../report/model.js';
-import { scanUnresolved } from '../settle/reference-scan.js';
 import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
-import { DEFAULT_RETRIES, RetryTally, runRetryPolicy } from '../target/transport.js';
+import { DEFAULT_RETRIES, retryTally, runRetryPolicy } from '../target/transport.js';
 
 /** Where `--cleanup` writes, and what it reads credentials from. */
 export interface CleanupIo {
@@ -45,7 +44,7 @@ export async function runCleanup(
   say(`Cleanup: ${open.length} open orders in ${command.ledgerPath}`);
 
   const clients = new Map<string, TargetClients>();
-  const tally = new RetryTally();
+  const tally = retryTally();
   const retry = runRetryPolicy({ retries: DEFAULT_RETRIES, creationTimeoutMs: command.creationTimeoutMs });
   for (const baseUrl of new Set(open.map((entry) => entry.target))) {
     const credentials = { main, other };
@@ -59,10 +58,10 @@ export async function runCleanup(
     pollIntervalMs: command.pollIntervalMs,
     secrets: io.secrets,
     signal: io.signal,
+    say,
   };
   try {
     for (const problem of await settleOrders(open, context)) say(`  ${problem}`);
-    await scanUnresolved(context, say);
     const left = ledger.open();
     const removed = ledger.removeIfSettled();
     for (const entry of left) say(`  still open: ${describeEntry(entry)}`);

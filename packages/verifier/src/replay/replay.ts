@@ -11,7 +11,7 @@ import type { PactRunner, VerifyJob } from './pact-runner.js';
 import { Availability, type Exchange, type ForwardContext } from './proxy/forwarder.js';
 import { startProxy } from './proxy/proxy.js';
 import { type FilterContext, parseBody } from './proxy/request-filter.js';
-import { StateSequence } from './proxy/state-sequence.js';
+import { StateSequence } from './proxy/state-endpoint.js';
 
 /** One interaction after the replay: its verdict, and every request the proxy saw for it. */
 export interface ReplayedInteraction {

@@ -15,9 +15,9 @@ const CLOCK_SKEW_MS = 15 * 60_000;
  */
 export async function scanUnresolved(
   context: SettleContext,
-  say: (line: string) => void,
-  which: (entry: LedgerEntry) => boolean = () => true,
+  which: (entry: LedgerEntry) => boolean,
 ): Promise<void> {
+  const { say } = context;
   const groups = new Map<string, LedgerEntry[]>();
   for (const entry of context.ledger.open()) {
     if (entry.uuid !== undefined || entry.embedded || !which(entry)) continue;
@@ -34,7 +34,7 @@ export async function scanUnresolved(
       continue;
     }
     say(`  ${many} without a uuid: looking for orders with reference "${reference}" at ${target}`);
-    await scan(context, clients, entries, say).catch((error: unknown) => {
+    await scan(context, clients, entries).catch((error: unknown) => {
       say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
     });
   }
@@ -46,10 +46,9 @@ export async function scanUnresolved(
  * nothing was missed.
  */
 async function scan(
-  { ledger, signal }: SettleContext,
+  { ledger, signal, say }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
-  say: (line: string) => void,
 ): Promise<void> {
   const [{ reference, credential, version }] = entries;
   const client = clients.client(credential, version);

@@ -26,8 +26,8 @@ export interface SettleContext {
   readonly secrets: readonly string[];
   /** Ends the waits early (a second signal, or the interrupt's budget). */
   readonly signal: AbortSignal;
-  /** Where the reference scan says what it does; silent when absent. */
-  readonly say?: (line: string) => void;
+  /** Where the reference scan says what it does. */
+  readonly say: (line: string) => void;
 }
 
 const REASON = 'Cleanup by the contract verifier';
@@ -50,8 +50,6 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   const { ledger } = context;
   const mine = () => ledger.open().filter((entry) => entry.run === ledger.run);
   const problems = await settleOrders(mine(), context);
-  // A create whose answer held no uuid: found by the run's reference once its window has passed.
-  await scanUnresolved(context, context.say ?? (() => {}), (entry) => entry.run === ledger.run);
   // The run's orders are all on its own target: embedded ones end with it.
   const gone = { outcome: 'gone', note: 'the embedded sample API ends with the run' } as const;
   for (const entry of mine()) {
@@ -76,7 +74,10 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   };
 }
 
-/** Cancels and crosses off every entry with a uuid, a few at a time; returns why each that stays open does. */
+/**
+ * Cancels and crosses off every entry with a uuid, a few at a time, then looks for those whose create
+ * got no uuid by their run's reference once their window has passed; returns why each that stays open does.
+ */
 export async function settleOrders(
   entries: readonly LedgerEntry[],
   context: SettleContext,
@@ -94,6 +95,8 @@ export async function settleOrders(
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const keys = new Set(entries.map((entry) => entry.key));
+  await scanUnresolved(context, (entry) => keys.has(entry.key));
   return problems;
 }
 
@@ -158,7 +161,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     }
     if (pause === 25) {
       const left = Math.ceil((creationEnds - Date.now()) / 1000);
-      context.say?.(
+      context.say(
         `  order ${uuid} is still being created: cancelling it again until it can be (up to ${left} s)`,
       );
     }

@@ -1,19 +1,10 @@
-import {
-  describeTransportFailure,
-  ENV,
-  notConnected,
-  parseRetryAfter,
-  SECRET_HEADER,
-  USER_ID_HEADER,
-  untrusted,
-  withRetries,
-} from '@print-contracts/client';
+import { ENV, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
 import { CONTROL_BASE_PATH, FAULTS_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { TargetError } from '../errors/index.js';
 import { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from '../options/credentials.js';
 import type { Target } from './target.js';
-import type { Transport } from './transport.js';
+import { type Lost, sendWithRetries, type Transport } from './transport.js';
 
 /**
  * Checks, read-only and before anything is arranged, that the target answers, can be trusted
@@ -30,38 +21,17 @@ export async function preflight(
 ): Promise<void> {
   /** The status of a GET, or undefined when a server is there but gave no complete answer (a fault). */
   const statusOf = async (url: URL, headers: Record<string, string> = {}) => {
-    const path = `${url.pathname}${url.search}`;
-    const { last } = await withRetries(
-      async () => {
-        try {
-          const response = await dispatcher.request({
-            origin: url.origin,
-            path,
-            method: 'GET',
-            headers,
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          });
-          await response.body.dump();
-          const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
-          return {
-            answered: true,
-            status: response.statusCode,
-            retryAfterSeconds,
-            value: undefined,
-          } as const;
-        } catch (error) {
-          return { answered: false, unsent: notConnected(error), hopeless: untrusted(error), error } as const;
-        }
-      },
-      { method: 'GET', path, policy: transport.retry, onRetry: transport.onRetry },
-    );
+    const request = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers,
+    } as const;
+    const { last } = await sendWithRetries(dispatcher, request, transport, { timeoutMs });
     if (last.answered) return last.status;
-    const { error } = last;
-    if (!notConnected(error) && !untrusted(error)) return undefined;
-    throw new TargetError(`cannot use the target at ${url.origin}: ${describeTransportFailure(error)}`, {
-      cause: error,
-    });
+    if (!last.unsent && !last.hopeless) return undefined;
+    const { failure, cause } = last.error as Lost;
+    throw new TargetError(`cannot use the target at ${url.origin}: ${failure}`, { cause });
   };
 
   const orders = new URL(`${target.baseUrl}/orders?limit=1`);

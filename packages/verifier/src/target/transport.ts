@@ -1,4 +1,14 @@
-import type { RetryEvent, RetryObserver, RetryPolicy } from '@print-contracts/client';
+import {
+  describeIncompleteBody,
+  describeTransportFailure,
+  notConnected,
+  parseRetryAfter,
+  type RetryObserver,
+  type RetryPolicy,
+  untrusted,
+  withRetries,
+} from '@print-contracts/client';
+import type { Dispatcher } from 'undici';
 
 /** Retries of a request that got no answer, or a 503 without `Retry-After`, unless `--retries` says otherwise. */
 export const DEFAULT_RETRIES = 4;
@@ -24,6 +34,62 @@ export function runRetryPolicy(options: { retries: number; creationTimeoutMs: nu
   };
 }
 
+/** A complete answer of the target. */
+export interface Answer {
+  readonly response: Dispatcher.ResponseData;
+  readonly body: Buffer;
+}
+
+/** Why no complete answer came: the `error` of a failed attempt (its `unsent` and `hopeless` say whether it may be sent again). */
+export interface Lost {
+  readonly failure: string;
+  readonly cause?: unknown;
+}
+
+/**
+ * One request straight on the dispatcher (the preflight, the replay proxy), through the client's
+ * retry loop: the last attempt's complete answer, or why none came. `givenUp`, asked before each
+ * retry, ends the waiting with its reason.
+ */
+export function sendWithRetries(
+  dispatcher: Dispatcher,
+  request: Pick<Dispatcher.RequestOptions, 'origin' | 'path' | 'method' | 'headers' | 'body'>,
+  transport: Transport,
+  options: { timeoutMs: number; signal?: AbortSignal; givenUp?: () => string | undefined },
+): ReturnType<typeof withRetries<Answer>> {
+  return withRetries<Answer>(
+    async (attempt) => {
+      const givenUp = attempt > 1 ? options.givenUp?.() : undefined;
+      if (givenUp) return { answered: false, unsent: true, hopeless: true, error: { failure: givenUp } };
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await dispatcher.request({
+          ...request,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+        });
+      } catch (cause) {
+        const error = { failure: describeTransportFailure(cause), cause };
+        return { answered: false, unsent: notConnected(cause), hopeless: untrusted(cause), error };
+      }
+      try {
+        const body = Buffer.from(await response.body.arrayBuffer());
+        const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+        return { answered: true, status: response.statusCode, retryAfterSeconds, value: { response, body } };
+      } catch (cause) {
+        return { answered: false, unsent: false, error: { failure: describeIncompleteBody(cause), cause } };
+      }
+    },
+    {
+      method: String(request.method),
+      path: String(request.path),
+      policy: transport.retry,
+      signal: options.signal,
+      onRetry: transport.onRetry,
+    },
+  );
+}
+
 /** What the run met of throttling and retries: reported, never a verdict. */
 export interface RetrySummary {
   /** 429 answers waited out. */
@@ -37,25 +103,13 @@ export interface RetrySummary {
 }
 
 /** Counts the retries of every request of a run, from the client's and the replay proxy's observer. */
-export class RetryTally {
-  #answers429 = 0;
-  #answers503 = 0;
-  #unanswered = 0;
-  #waitedMs = 0;
-
-  readonly observe: RetryObserver = (event: RetryEvent) => {
-    if (event.status === 429) this.#answers429++;
-    else if (event.status === 503) this.#answers503++;
-    else if (event.status === undefined) this.#unanswered++;
-    this.#waitedMs += event.delayMs;
+export function retryTally(): { observe: RetryObserver; summary: () => RetrySummary } {
+  const counts = { answers429: 0, answers503: 0, unanswered: 0, waitedMs: 0 };
+  const observe: RetryObserver = (event) => {
+    if (event.status === 429) counts.answers429++;
+    else if (event.status === 503) counts.answers503++;
+    else if (event.status === undefined) counts.unanswered++;
+    counts.waitedMs += event.delayMs;
   };
-
-  summary(): RetrySummary {
-    return {
-      answers429: this.#answers429,
-      answers503: this.#answers503,
-      unanswered: this.#unanswered,
-      waitedMs: this.#waitedMs,
-    };
-  }
+  return { observe, summary: () => ({ ...counts }) };
 }

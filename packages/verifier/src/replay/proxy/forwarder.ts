@@ -1,25 +1,16 @@
 import {
   type ApiVersion,
-  type AttemptResult,
-  describeIncompleteBody,
-  describeTransportFailure,
-  notConnected,
   orderCreatedSchema,
-  parseRetryAfter,
-  type RetryObserver,
-  type RetryPolicy,
   redact,
   redactBuffer,
   redactValue,
   UNPROCESSED_STATUSES,
-  untrusted,
-  withRetries,
 } from '@print-contracts/client';
 import type { Dispatcher } from 'undici';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';
-import { HOP_BY_HOP } from '../../target/wire.js';
-import { type Filtered, parseBody } from './request-filter.js';
+import { type Lost, sendWithRetries, type Transport } from '../../target/transport.js';
+import { type Filtered, HOP_BY_HOP, parseBody } from './request-filter.js';
 
 /** After this many requests given up in a row, the target counts as down: no more waiting. */
 const DOWN_AFTER = 3;
@@ -49,15 +40,13 @@ export interface Exchange {
   readonly sunset?: string;
 }
 
-export interface ForwardContext {
+/** `retry` and `onRetry`: the run's policy, sent through the client's own retry loop. */
+export interface ForwardContext extends Transport {
   readonly target: Target;
   readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
   readonly ledger: Ledger;
   readonly secrets: readonly string[];
-  /** The run's policy, sent through the client's own retry loop. */
-  readonly retry: RetryPolicy;
-  readonly onRetry?: RetryObserver;
   readonly availability: Availability;
   readonly version: ApiVersion;
   /** What the request replays, for the ledger. */
@@ -113,30 +102,21 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
   const down = 'it stopped answering earlier in the run';
   if (availability.givenUp >= DOWN_AFTER) return noAnswer(0, down, false);
 
-  const { last, attempts, aborted } = await withRetries<Answer>(
-    async (attempt): Promise<AttemptResult<Answer>> => {
-      // Another request found the target down while this one waited: no more waiting.
-      if (attempt > 1 && availability.givenUp >= DOWN_AFTER) {
-        return { answered: false, unsent: true, hopeless: true, error: down };
-      }
-      const sent = await send(request, context);
-      if (!('response' in sent))
-        return { answered: false, unsent: sent.unsent, hopeless: sent.hopeless, error: sent };
-      const retryAfterSeconds = parseRetryAfter(sent.response.headers['retry-after']);
-      return { answered: true, status: sent.response.statusCode, retryAfterSeconds, value: sent };
-    },
+  const { origin } = new URL(context.target.baseUrl);
+  const { last, attempts, aborted } = await sendWithRetries(
+    context.dispatcher,
+    { origin, ...request, method: request.method as Dispatcher.HttpMethod },
+    context,
     {
-      method: request.method,
-      path: request.path,
-      policy: retry,
+      timeoutMs: context.timeoutMs,
       signal: context.signal,
-      onRetry: context.onRetry,
+      // Another request found the target down while this one waited: no more waiting.
+      givenUp: () => (availability.givenUp >= DOWN_AFTER ? down : undefined),
     },
   );
   if (aborted) return noAnswer(attempts, 'the run was interrupted', false, true);
   if (!last.answered) {
-    const why = typeof last.error === 'string' ? last.error : redact((last.error as Lost).failure, secrets);
-    return noAnswer(attempts, why, !last.unsent);
+    return noAnswer(attempts, redact((last.error as Lost).failure, secrets), !last.unsent);
   }
   const sent = last.value;
   const { statusCode: status, headers } = sent.response;
@@ -163,41 +143,4 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     answer: { status, headers: { ...scrubbed, 'content-length': String(body.length) }, body },
     exchange: exchange(attempts, { status, deprecation: header(deprecation), sunset: header(sunset) }),
   };
-}
-
-/** A complete answer of the target. */
-interface Answer {
-  readonly response: Dispatcher.ResponseData;
-  readonly body: Buffer;
-}
-
-/** Why no complete answer came, whether the request surely never left, and whether trying again is pointless. */
-interface Lost {
-  readonly failure: string;
-  readonly unsent: boolean;
-  readonly hopeless: boolean;
-}
-
-/** One attempt: the answer, or why none came. */
-async function send(request: ForwardRequest, context: ForwardContext): Promise<Answer | Lost> {
-  let response: Dispatcher.ResponseData;
-  try {
-    response = await context.dispatcher.request({
-      origin: new URL(context.target.baseUrl).origin,
-      path: request.path,
-      method: request.method as Dispatcher.HttpMethod,
-      headers: request.headers,
-      body: request.body,
-      headersTimeout: context.timeoutMs,
-      bodyTimeout: context.timeoutMs,
-    });
-  } catch (error) {
-    const failure = describeTransportFailure(error);
-    return { failure, unsent: notConnected(error), hopeless: untrusted(error) };
-  }
-  try {
-    return { response, body: Buffer.from(await response.body.arrayBuffer()) };
-  } catch (error) {
-    return { failure: describeIncompleteBody(error), unsent: false, hopeless: false };
-  }
 }

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { redact } from '@print-contracts/client';
 import { type Exchange, type ForwardContext, forward } from './forwarder.js';
 import { type FilterContext, filterRequest, parseBody } from './request-filter.js';
-import { answerStateCall, STATE_PATH } from './state-endpoint.js';
-import type { SequenceItem, StateSequence } from './state-sequence.js';
+import { type SequenceItem, STATE_PATH, type StateSequence } from './state-endpoint.js';
 
 /** A header on answers the proxy made up itself, so nobody mistakes them for the target's. */
 export const PROXY_HEADER = 'x-contract-verifier';
@@ -51,7 +50,7 @@ export async function startProxy(options: ProxyOptions) {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
     if (req.method === 'POST' && (req.url ?? '/').split('?')[0] === STATE_PATH) {
-      const result = answerStateCall(sequence, parseBody(body));
+      const result = sequence.answer(parseBody(body));
       if (result.status === 200) return answer(res, 200, result.values, false);
       return answer(res, result.status, { error: result.message });
     }

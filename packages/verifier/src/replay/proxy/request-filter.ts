@@ -3,7 +3,21 @@ import { API_BASE_PATH, REFERENCE_MAX_LENGTH, SECRET_HEADER, USER_ID_HEADER } fr
 import type { Ledger } from '../../ledger/ledger.js';
 import { routeRequest } from '../../plan/request-path.js';
 import type { Target } from '../../target/target.js';
-import { HOP_BY_HOP } from '../../target/wire.js';
+
+/** Headers that describe one connection, not the message: never forwarded. */
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
 
 export interface FilterContext {
   readonly target: Target;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SequenceItem, StateSequence } from '../src/replay/proxy/state-sequence.js';
+import { type SequenceItem, StateSequence } from '../src/replay/proxy/state-endpoint.js';
 
 const item = (
   id: string,
