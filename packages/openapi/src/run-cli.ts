@@ -5,16 +5,14 @@ import { argsProblem, usageLine } from '@print-contracts/client';
 import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
-import { isUsageError, UsageError } from './errors/usage-error.js';
-import { writeGenerated } from './output/generated-folder.js';
 import {
   generateHtmlReferences,
   generateOpenApiDocuments,
   HTML_DIR,
-  OPENAPI_DIR,
   readOpenApiFiles,
+  writeGenerated,
   writeOpenApiFiles,
-} from './output/openapi-files.js';
+} from './output/files.js';
 
 /** Where the command writes, and the directory it runs in; tests pass their own. */
 export interface OpenApiCliIo {
@@ -82,15 +80,12 @@ function parse(argv: readonly string[]) {
 
 function generate(io: OpenApiCliIo): number {
   const files = generateOpenApiDocuments();
-  writeOpenApiFiles(files, OPENAPI_DIR);
+  writeOpenApiFiles(files);
   io.stdout.write(`Wrote ${[...files.keys()].map((name) => `contracts/openapi/${name}`).join(', ')}\n`);
   return 0;
 }
 
-async function html(out: string | undefined, io: OpenApiCliIo): Promise<number> {
-  const documents = readOpenApiFiles(OPENAPI_DIR);
-  if (documents.size === 0)
-    throw new UsageError('contracts/openapi/ holds no document: run pnpm contracts first');
+async function html(documents: ReadonlyMap<string, string>, out: string | undefined, io: OpenApiCliIo) {
   const dir = out === undefined ? HTML_DIR : resolve(io.cwd, out);
   const pages = await generateHtmlReferences(documents);
   writeGenerated(dir, pages, (file) => file.endsWith('.html'));
@@ -99,9 +94,7 @@ async function html(out: string | undefined, io: OpenApiCliIo): Promise<number> 
   return 0;
 }
 
-async function diff(positionals: readonly string[], io: OpenApiCliIo): Promise<number> {
-  if (positionals.length > 1) throw new UsageError(`diff takes one git revision, got ${positionals.length}`);
-  const revision = positionals[0] ?? DEFAULT_DIFF_REVISION;
+async function diff(revision: string, io: OpenApiCliIo): Promise<number> {
   const files = await diffSinceRevision(revision, io.cwd);
   io.stdout.write(renderChangesText(files, revision));
   return countChanges(files).breaking > 0 ? 1 : 0;
@@ -132,30 +125,30 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
     io.stdout.write(`@print-contracts/openapi ${VERSION}\n`);
     return 0;
   }
+  if (parsed.values.out !== undefined && command !== 'html')
+    return usage('--out belongs to the html command');
   try {
-    if (parsed.values.out !== undefined && command !== 'html') {
-      throw new UsageError('--out belongs to the html command');
-    }
     switch (command) {
       case 'generate':
-        if (rest.length > 0) throw new UsageError('generate takes no arguments');
-        return generate(io);
-      case 'html':
-        if (rest.length > 0) throw new UsageError('html takes no arguments; choose the folder with --out');
-        return await html(parsed.values.out, io);
+        return rest.length > 0 ? usage('generate takes no arguments') : generate(io);
+      case 'html': {
+        if (rest.length > 0) return usage('html takes no arguments; choose the folder with --out');
+        const documents = readOpenApiFiles();
+        if (documents.size === 0)
+          return usage('contracts/openapi/ holds no document: run pnpm contracts first');
+        return await html(documents, parsed.values.out, io);
+      }
       case 'diff':
-        return await diff(rest, io);
+        if (rest.length > 1) return usage(`diff takes one git revision, got ${rest.length}`);
+        return await diff(rest[0] ?? DEFAULT_DIFF_REVISION, io);
       case undefined:
-        throw new UsageError('a command is needed: generate, html or diff');
+        return usage('a command is needed: generate, html or diff');
       default:
-        throw new UsageError(`unknown command "${command.slice(0, 40)}": use generate, html or diff`);
+        return usage(`unknown command "${command.slice(0, 40)}": use generate, html or diff`);
     }
   } catch (error) {
-    if (isUsageError(error)) return usage(error.message);
-    if (isOpenApiError(error)) {
-      io.stderr.write(`${script ?? OPENAPI_BIN}: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    if (!isOpenApiError(error)) throw error;
+    io.stderr.write(`${script ?? OPENAPI_BIN}: ${error.message}\n`);
+    return 2;
   }
 }

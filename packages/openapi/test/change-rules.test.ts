@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_RULES, type ChangeRuleName, type ChangeSeverity } from '../src/diff/change-rules.js';
 import { type DocumentChange, diffDocuments } from '../src/diff/diff-documents.js';
-import type { Json, JsonObject } from '../src/schemas/json-schema.js';
+import type { Json, JsonObject } from '../src/json.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the rows below edit hand-made documents at any depth
 type Doc = any;

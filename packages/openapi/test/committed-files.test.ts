@@ -1,7 +1,7 @@
 import { API_VERSIONS } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { documentName } from '../src/document/build-document.js';
-import { generateOpenApiDocuments, OPENAPI_DIR, readOpenApiFiles } from '../src/output/openapi-files.js';
+import { generateOpenApiDocuments, OPENAPI_DIR, readOpenApiFiles } from '../src/output/files.js';
 
 const changed = (committed: ReadonlyMap<string, string>, generated: ReadonlyMap<string, string>) =>
   [...new Set([...committed.keys(), ...generated.keys()])].filter(

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareContracts, formatFindings, PACTS_DIR } from '../src/compare/compare-contracts.js';
-import { comparePact } from '../src/compare/compare-pact.js';
+import { compareContracts, comparePact, formatFindings } from '../src/compare.js';
 import { isDocumentError } from '../src/errors/document-error.js';
-import { OPENAPI_DIR } from '../src/output/openapi-files.js';
-import type { JsonObject } from '../src/schemas/json-schema.js';
+import type { JsonObject } from '../src/json.js';
+import { OPENAPI_DIR, PACTS_DIR } from '../src/output/files.js';
 
 type Interaction = {
   description: string;

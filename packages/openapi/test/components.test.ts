@@ -1,8 +1,7 @@
 import { operations, orderDetailSchema } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildComponents } from '../src/schemas/components.js';
-import { componentName, nameSchemas } from '../src/schemas/schema-names.js';
+import { buildComponents, componentName, nameSchemas } from '../src/document/components.js';
 
 const line = z.object({ id: z.union([z.number().int(), z.string()]), note: z.string().nullable() });
 const order = z.strictObject({

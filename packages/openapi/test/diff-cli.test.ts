@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/document/build-document.js';
-import { serialiseDocument } from '../src/output/serialise.js';
+import type { JsonObject } from '../src/json.js';
+import { serialiseDocument } from '../src/output/files.js';
 import { runOpenApiCli } from '../src/run-cli.js';
-import type { JsonObject } from '../src/schemas/json-schema.js';
 
 const git = promisify(execFile);
 

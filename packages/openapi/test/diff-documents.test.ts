@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DocumentChange, diffDocuments } from '../src/diff/diff-documents.js';
 import { buildOpenApiDocument } from '../src/document/build-document.js';
-import type { JsonObject } from '../src/schemas/json-schema.js';
+import type { JsonObject } from '../src/json.js';
 
 type Schema = { properties: Record<string, JsonObject>; required?: string[]; enum?: string[] };
 type Document = JsonObject & { components: { schemas: Record<string, Schema> } };

@@ -10,8 +10,8 @@ import {
 } from '@print-contracts/client';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocuments } from '../src/document/build-document.js';
-import { EXAMPLE_PLACEMENTS } from '../src/examples/placement.js';
-import type { JsonObject } from '../src/schemas/json-schema.js';
+import { EXAMPLE_PLACEMENTS } from '../src/document/examples.js';
+import type { JsonObject } from '../src/json.js';
 
 type Operation = JsonObject & {
   operationId: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { API_VERSIONS, OPERATION_NAMES, operations } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentName } from '../src/document/build-document.js';
-import { OPENAPI_DIR, readOpenApiFiles } from '../src/output/openapi-files.js';
+import { OPENAPI_DIR, readOpenApiFiles } from '../src/output/files.js';
 import { runOpenApiCli } from '../src/run-cli.js';
 import { embeddedDefinition, prerenderedText } from './support/html.js';
 

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { API_VERSIONS } from '@print-contracts/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, documentName } from '../src/document/build-document.js';
-import { OPENAPI_DIR } from '../src/output/openapi-files.js';
-import { serialiseDocument } from '../src/output/serialise.js';
+import { OPENAPI_DIR, serialiseDocument } from '../src/output/files.js';
 import { REDOCLY_CONFIG, runRedocly } from '../src/tools/redocly.js';
 
 interface LintReport {

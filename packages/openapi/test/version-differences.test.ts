@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderVersionDifferences } from '../src/diff/version-differences.js';
+import { renderVersionDifferences } from '../src/diff/render-changes.js';
 import { buildOpenApiDocuments } from '../src/document/build-document.js';
 
 describe('renderVersionDifferences', () => {

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
+import { listen } from './loopback.js';
 
 /** A request on its way to the target, as an alteration may rewrite it. */
 export interface ProxiedRequest {
@@ -54,66 +55,49 @@ export async function startAlteringProxy(
 ): Promise<AlteringProxy> {
   const target = new URL(targetOrigin);
   const seen: ProxiedRequest[] = [];
-  const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const original: ProxiedRequest = {
-        method: incoming.method ?? 'GET',
-        path: incoming.url ?? '/',
-        headers: incoming.headers,
-        body: Buffer.concat(chunks),
-      };
-      const altered = alteration.request?.(original) ?? original;
-      const answer = (reply: ProxiedAnswer) => {
-        outgoing.writeHead(reply.status, {
-          ...withoutHopByHop(reply.headers),
-          'content-length': String(reply.body.length),
-        });
-        outgoing.end(reply.body);
-      };
-      if ('reply' in altered) {
-        seen.push(original);
-        answer(altered.reply);
-        return;
-      }
-      seen.push(altered);
-      const forwarded = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: altered.method,
-          path: altered.path,
-          headers: { ...withoutHopByHop(altered.headers), 'content-length': String(altered.body.length) },
-        },
-        (response) => {
-          const parts: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => parts.push(chunk));
-          response.on('end', () => {
-            const got: ProxiedAnswer = {
-              status: response.statusCode ?? 502,
-              headers: response.headers,
-              body: Buffer.concat(parts),
-            };
-            answer(alteration.response?.(got, altered) ?? got);
-          });
-        },
-      );
-      forwarded.on('error', () => outgoing.destroy());
-      forwarded.end(altered.body);
-    });
+  const server = createServer(async (incoming, outgoing) => {
+    const original: ProxiedRequest = {
+      method: incoming.method ?? 'GET',
+      path: incoming.url ?? '/',
+      headers: incoming.headers,
+      body: await buffer(incoming),
+    };
+    const altered = alteration.request?.(original) ?? original;
+    const answer = (reply: ProxiedAnswer) => {
+      outgoing.writeHead(reply.status, {
+        ...withoutHopByHop(reply.headers),
+        'content-length': String(reply.body.length),
+      });
+      outgoing.end(reply.body);
+    };
+    if ('reply' in altered) {
+      seen.push(original);
+      answer(altered.reply);
+      return;
+    }
+    seen.push(altered);
+    const forwarded = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: altered.method,
+        path: altered.path,
+        headers: { ...withoutHopByHop(altered.headers), 'content-length': String(altered.body.length) },
+      },
+      async (response) => {
+        const got: ProxiedAnswer = {
+          status: response.statusCode ?? 502,
+          headers: response.headers,
+          body: await buffer(response),
+        };
+        answer(alteration.response?.(got, altered) ?? got);
+      },
+    );
+    forwarded.on('error', () => outgoing.destroy());
+    forwarded.end(altered.body);
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((closed) => {
-        server.closeAllConnections();
-        server.close(() => closed());
-      }),
-  };
+  const { url, close } = await listen(server);
+  return { origin: url, seen, close };
 }
 
 /** A JSON answer's body, changed by `edit`; a body that is not JSON is left as it is. */

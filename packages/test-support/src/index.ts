@@ -7,13 +7,13 @@ export {
   startAlteringProxy,
 } from './altering-proxy.js';
 export { captureIo } from './capture-io.js';
+export { closedPortUrl, portClosed, startSilentBroker } from './loopback.js';
 export {
   cliEnv,
   descendants,
   findByCommand,
   killLeftovers,
   living,
-  portClosed,
   REPO_ROOT,
   type Started,
   type Stopped,
@@ -22,5 +22,4 @@ export {
   waitUntilGone,
 } from './processes.js';
 export { startStubBroker } from './stub-broker.js';
-export { closedPortUrl, startSilentBroker } from './unreachable.js';
 export { workspace } from './workspace.js';

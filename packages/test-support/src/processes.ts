@@ -1,7 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { portClosed } from './loopback.js';
 
 const run = promisify(execFile);
 
@@ -11,41 +13,36 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 interface ProcessRow {
   readonly pid: number;
   readonly ppid: number;
-  /** `ps` state letters; `Z` is a zombie: gone, waiting to be reaped. */
-  readonly stat: string;
+  readonly args: string;
 }
 
-/** Every process on the machine, from `ps` (POSIX: Linux and macOS alike). */
+/** Every living process on the machine, from `ps` (POSIX: Linux and macOS alike); a zombie (`Z`) is gone. */
 async function processTable(): Promise<ProcessRow[]> {
-  const { stdout } = await run('ps', ['-A', '-o', 'pid=,ppid=,stat=']);
-  return stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter((cells) => cells.length >= 3)
-    .map(([pid, ppid, stat]) => ({ pid: Number(pid), ppid: Number(ppid), stat: stat ?? '' }));
+  const { stdout } = await run('ps', ['-A', '-o', 'pid=,ppid=,stat=,args=']);
+  return stdout.split('\n').flatMap((line) => {
+    const found = /^\s*(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
+    if (!found || found[3]?.startsWith('Z')) return [];
+    return [{ pid: Number(found[1]), ppid: Number(found[2]), args: found[4] ?? '' }];
+  });
 }
 
 /** The living processes below `pid`, children first. */
 export async function descendants(pid: number): Promise<number[]> {
-  const rows = (await processTable()).filter((row) => !row.stat.startsWith('Z'));
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift() as number;
+  const rows = await processTable();
+  const tree = [pid];
+  // `for…of` over an array visits what is pushed meanwhile: each child's children in turn.
+  for (const parent of tree) {
     for (const row of rows) {
-      if (row.ppid === parent && !found.includes(row.pid)) {
-        found.push(row.pid);
-        queue.push(row.pid);
-      }
+      if (row.ppid === parent && !tree.includes(row.pid)) tree.push(row.pid);
     }
   }
-  return found;
+  return tree.slice(1);
 }
 
 /** Those of `pids` that still run (a zombie does not). */
 export async function living(pids: readonly number[]): Promise<number[]> {
   const rows = await processTable();
-  return pids.filter((pid) => rows.some((row) => row.pid === pid && !row.stat.startsWith('Z')));
+  return pids.filter((pid) => rows.some((row) => row.pid === pid));
 }
 
 /** Waits, at most `timeoutMs`, until none of `pids` runs; resolves to those still running. */
@@ -54,30 +51,14 @@ export async function waitUntilGone(pids: readonly number[], timeoutMs = 15_000)
   for (;;) {
     const left = await living(pids);
     if (left.length === 0 || Date.now() > deadline) return left;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
-}
-
-/** True when nothing accepts connections on 127.0.0.1:`port`. */
-export function portClosed(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 }
 
 /** The first of `pids` whose command line (`ps` args) matches `pattern`. */
 export async function findByCommand(pids: readonly number[], pattern: RegExp): Promise<number | undefined> {
-  const { stdout } = await run('ps', ['-o', 'pid=,args=', '-p', pids.join(',')]);
-  for (const line of stdout.split('\n')) {
-    const found = /^\s*(\d+)\s+(.*)$/.exec(line);
-    if (found && pattern.test(found[2] ?? '')) return Number(found[1]);
-  }
-  return undefined;
+  const rows = await processTable();
+  return rows.find((row) => pids.includes(row.pid) && pattern.test(row.args))?.pid;
 }
 
 /** Environment for a spawned command: only what Node needs, plus what the test gives. */
@@ -113,9 +94,7 @@ export function start(command: string, args: readonly string[], env: NodeJS.Proc
   child.stderr?.on('data', (chunk: Buffer) => {
     output.stderr += chunk.toString();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
   return {
     child,
     pid: child.pid as number,
@@ -131,7 +110,7 @@ export function start(command: string, args: readonly string[], env: NodeJS.Proc
             `${command} ${args.join(' ')} never printed ${pattern} (exit ${child.exitCode ?? child.signalCode}): ${output.stderr.slice(-500)}`,
           );
         }
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await sleep(25);
       }
     },
   };

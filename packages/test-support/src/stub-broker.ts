@@ -1,5 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { text } from 'node:stream/consumers';
+import { listen } from './loopback.js';
 
 /** A request the stub broker received. */
 export interface BrokerRequest {
@@ -29,111 +30,99 @@ export async function startStubBroker(
   let base = '';
   const pactPath = (provider: string) =>
     `/pacts/provider/${provider}/consumer/print-order-client/version/1.0.0`;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Keep the text.
-      }
-      const path = req.url ?? '/';
-      requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
-      const send = (status: number, json: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/hal+json' });
-        res.end(JSON.stringify(json));
-      };
-      if (options.refuseWith !== undefined) return send(options.refuseWith, { error: 'refused by the stub' });
-      if (path.startsWith('/matrix?') && req.method === 'GET') {
-        const deployable = options.deployable ?? true;
-        return send(200, {
-          summary: {
-            deployable,
-            reason: deployable
-              ? 'All required verification results are published and successful'
-              : 'A verification failed',
-            success: deployable ? 1 : 0,
-            failed: deployable ? 0 : 1,
-            unknown: 0,
+  const server = createServer(async (req, res) => {
+    const raw = await text(req);
+    let body: unknown = raw;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      // Keep the text.
+    }
+    const path = req.url ?? '/';
+    requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
+    const send = (status: number, json: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/hal+json' });
+      res.end(JSON.stringify(json));
+    };
+    if (options.refuseWith !== undefined) return send(options.refuseWith, { error: 'refused by the stub' });
+    if (path.startsWith('/matrix?') && req.method === 'GET') {
+      const deployable = options.deployable ?? true;
+      return send(200, {
+        summary: {
+          deployable,
+          reason: deployable
+            ? 'All required verification results are published and successful'
+            : 'A verification failed',
+          success: deployable ? 1 : 0,
+          failed: deployable ? 0 : 1,
+          unknown: 0,
+        },
+        notices: [],
+        matrix: [],
+      });
+    }
+    if (path === '/') {
+      return send(200, {
+        _links: {
+          'pb:publish-contracts': { href: `${base}/contracts/publish` },
+          'pb:provider-pacts-for-verification': {
+            href: `${base}/pacts/provider/{provider}/for-verification`,
+            templated: true,
           },
-          notices: [],
-          matrix: [],
+        },
+      });
+    }
+    const forVerification = /^\/pacts\/provider\/([^/]+)\/for-verification$/.exec(path);
+    if (forVerification && req.method === 'POST') {
+      const provider = decodeURIComponent(forVerification[1] ?? '');
+      const found = provider in pacts ? [provider] : [];
+      return send(200, {
+        _embedded: {
+          pacts: found.map((name) => ({
+            shortDescription: 'latest from main',
+            verificationProperties: { pending: false, notices: [] },
+            _links: { self: { href: `${base}${pactPath(name)}`, name: `Pact for ${name}` } },
+          })),
+        },
+      });
+    }
+    for (const [provider, pact] of Object.entries(pacts)) {
+      if (path === pactPath(provider) && req.method === 'GET') {
+        return send(200, {
+          ...pact,
+          _links: {
+            self: { href: `${base}${pactPath(provider)}` },
+            'pb:provider': { href: `${base}/pacticipants/${provider}` },
+            'pb:publish-verification-results': {
+              href: `${base}${pactPath(provider)}/verification-results`,
+            },
+          },
         });
       }
-      if (path === '/') {
+      if (path === `/pacticipants/${provider}` && req.method === 'GET') {
         return send(200, {
+          name: provider,
           _links: {
-            'pb:publish-contracts': { href: `${base}/contracts/publish` },
-            'pb:provider-pacts-for-verification': {
-              href: `${base}/pacts/provider/{provider}/for-verification`,
+            'pb:branch-version': {
+              href: `${base}/pacticipants/${provider}/branches/{branch}/versions/{version}`,
               templated: true,
             },
           },
         });
       }
-      const forVerification = /^\/pacts\/provider\/([^/]+)\/for-verification$/.exec(path);
-      if (forVerification && req.method === 'POST') {
-        const provider = decodeURIComponent(forVerification[1] ?? '');
-        const found = provider in pacts ? [provider] : [];
-        return send(200, {
-          _embedded: {
-            pacts: found.map((name) => ({
-              shortDescription: 'latest from main',
-              verificationProperties: { pending: false, notices: [] },
-              _links: { self: { href: `${base}${pactPath(name)}`, name: `Pact for ${name}` } },
-            })),
-          },
-        });
+      if (path.startsWith(`/pacticipants/${provider}/branches/`) && req.method === 'PUT') {
+        return send(200, { _links: {} });
       }
-      for (const [provider, pact] of Object.entries(pacts)) {
-        if (path === pactPath(provider) && req.method === 'GET') {
-          return send(200, {
-            ...pact,
-            _links: {
-              self: { href: `${base}${pactPath(provider)}` },
-              'pb:provider': { href: `${base}/pacticipants/${provider}` },
-              'pb:publish-verification-results': {
-                href: `${base}${pactPath(provider)}/verification-results`,
-              },
-            },
-          });
-        }
-        if (path === `/pacticipants/${provider}` && req.method === 'GET') {
-          return send(200, {
-            name: provider,
-            _links: {
-              'pb:branch-version': {
-                href: `${base}/pacticipants/${provider}/branches/{branch}/versions/{version}`,
-                templated: true,
-              },
-            },
-          });
-        }
-        if (path.startsWith(`/pacticipants/${provider}/branches/`) && req.method === 'PUT') {
-          return send(200, { _links: {} });
-        }
-        if (path === `${pactPath(provider)}/verification-results` && req.method === 'POST') {
-          return send(201, { _links: { self: { href: `${base}${path}/1` } } });
-        }
+      if (path === `${pactPath(provider)}/verification-results` && req.method === 'POST') {
+        return send(201, { _links: { self: { href: `${base}${path}/1` } } });
       }
-      if (path === '/contracts/publish' && req.method === 'POST') {
-        return send(200, { logs: [{ level: 'info', message: 'Published' }], _embedded: {}, _links: {} });
-      }
-      send(404, { error: `no stub for ${req.method} ${path}` });
-    });
+    }
+    if (path === '/contracts/publish' && req.method === 'POST') {
+      return send(200, { logs: [{ level: 'info', message: 'Published' }], _embedded: {}, _links: {} });
+    }
+    send(404, { error: `no stub for ${req.method} ${path}` });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: base,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const { url, close } = await listen(server);
+  base = url;
+  return { url, requests, close };
 }

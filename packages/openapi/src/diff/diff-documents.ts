@@ -1,9 +1,7 @@
-import { VERSION_HEADER_EXTENSION } from '../document/conventions.js';
-import { isJsonObject, type Json, type JsonObject } from '../schemas/json-schema.js';
+import { VERSION_HEADER_EXTENSION } from '../document/build-document.js';
+import { isJsonObject, type Json, type JsonObject } from '../json.js';
 import { type ChangeRuleName, type ChangeSeverity, classify, type Direction } from './change-rules.js';
-import { diffSchemas, type Resolver, resolverFor } from './schema-diff.js';
-
-export type { ChangeSeverity } from './change-rules.js';
+import { added, diffSchemas, entriesOf, paired, type Resolver, resolverFor } from './schema-diff.js';
 
 /** One difference between two documents, for a client of the older one. */
 export interface DocumentChange {
@@ -17,15 +15,38 @@ export interface DocumentChange {
   readonly severity: ChangeSeverity;
 }
 
-type OperationChange = Omit<DocumentChange, 'operation'>;
+const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
 
-/** A change classified by `rule` for the side it sits on (statuses and parameters have one verdict). */
-const found = (
-  location: string,
-  change: string,
-  rule: ChangeRuleName,
-  direction: Direction = 'request',
-): OperationChange => ({ location, change, rule, severity: classify(rule, direction) });
+interface OperationEntry {
+  readonly label: string;
+  readonly operation: JsonObject;
+  /** By `in name` (`query limit`), the path item's parameters merged in. */
+  readonly parameters: Map<string, JsonObject>;
+}
+
+/** Operations by `METHOD path`. */
+function operationsOf(document: JsonObject | undefined): Map<string, OperationEntry> {
+  const found = new Map<string, OperationEntry>();
+  for (const [path, item] of entriesOf(document?.paths)) {
+    if (!isJsonObject(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isJsonObject(operation)) continue;
+      const id = typeof operation.operationId === 'string' ? `${operation.operationId} ` : '';
+      const parameters = new Map<string, JsonObject>();
+      for (const parameter of [item.parameters, operation.parameters].flatMap((list) =>
+        Array.isArray(list) ? list : [],
+      )) {
+        if (isJsonObject(parameter) && typeof parameter.name === 'string') {
+          parameters.set(`${String(parameter.in)} ${parameter.name}`, parameter);
+        }
+      }
+      const label = `${id}(${method.toUpperCase()} ${path})`;
+      found.set(`${method.toUpperCase()} ${path}`, { label, operation, parameters });
+    }
+  }
+  return found;
+}
 
 /** True when `status` (`409`, `4XX`) was already a possible answer under a range or `default` of `statuses`. */
 function coveredBy(statuses: readonly string[], status: string): boolean {
@@ -33,235 +54,13 @@ function coveredBy(statuses: readonly string[], status: string): boolean {
   return /^\d\d\d$/.test(status) && statuses.some((other) => other.toUpperCase() === `${status[0]}XX`);
 }
 
-const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
-const EVERY_OPERATION = 'every operation';
-
-interface OperationEntry {
-  readonly label: string;
-  readonly operation: JsonObject;
-  readonly parameters: Json[];
-}
-
-/** Operations by `METHOD path`, with the path item's parameters merged in. */
-function operationsOf(document: JsonObject | undefined): Map<string, OperationEntry> {
-  const found = new Map<string, OperationEntry>();
-  const paths = document && isJsonObject(document.paths) ? document.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isJsonObject(item)) continue;
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!isJsonObject(operation)) continue;
-      const id = typeof operation.operationId === 'string' ? `${operation.operationId} ` : '';
-      const own = Array.isArray(operation.parameters) ? operation.parameters : [];
-      found.set(`${method.toUpperCase()} ${path}`, {
-        label: `${id}(${method.toUpperCase()} ${path})`,
-        operation,
-        parameters: [...shared, ...own],
-      });
-    }
-  }
-  return found;
-}
-
-const at = (where: string, path: string) => (path ? `${where}: ${path}` : where);
-
-function parametersByKey(parameters: Json[]): Map<string, JsonObject> {
-  const byKey = new Map<string, JsonObject>();
-  for (const parameter of parameters) {
-    if (isJsonObject(parameter) && typeof parameter.name === 'string') {
-      byKey.set(`${String(parameter.in)} ${parameter.name}`, parameter);
-    }
-  }
-  return byKey;
-}
-
-function contentOf(holder: Json | undefined): JsonObject {
-  return isJsonObject(holder) && isJsonObject(holder.content) ? holder.content : {};
-}
-
-function diffContent(
-  before: JsonObject,
-  after: JsonObject,
-  direction: Direction,
-  where: string,
-  resolvers: [Resolver, Resolver],
-): OperationChange[] {
-  const changes: OperationChange[] = [];
-  for (const mediaType of Object.keys(before)) {
-    if (!(mediaType in after)) {
-      changes.push(found(where, `media type ${mediaType} removed`, 'media-type-removed', direction));
-      continue;
-    }
-    const a = before[mediaType];
-    const b = after[mediaType];
-    for (const change of diffSchemas(
-      isJsonObject(a) ? a.schema : undefined,
-      isJsonObject(b) ? b.schema : undefined,
-      direction,
-      ...resolvers,
-    )) {
-      changes.push(found(at(where, change.path), change.change, change.rule, direction));
-    }
-  }
-  for (const mediaType of Object.keys(after)) {
-    if (!(mediaType in before)) {
-      changes.push(found(where, `media type ${mediaType} added`, 'media-type-added', direction));
-    }
-  }
-  // Media types sharing one schema (`application/json` and the `application/*` range) change together: said once.
-  const said = new Set<string>();
-  return changes.filter((change) => {
-    const key = `${change.location}\u0000${change.change}\u0000${change.severity}`;
-    if (said.has(key)) return false;
-    said.add(key);
-    return true;
-  });
-}
-
-function diffParameters(before: Json[], after: Json[], resolvers: [Resolver, Resolver]): OperationChange[] {
-  const changes: OperationChange[] = [];
-  const old = parametersByKey(before);
-  const current = parametersByKey(after);
-  for (const [key, parameter] of old) {
-    const next = current.get(key);
-    if (!next) {
-      changes.push(found(key, 'parameter removed', 'parameter-removed'));
-      continue;
-    }
-    if (parameter.required !== true && next.required === true) {
-      changes.push(found(key, 'now required', 'parameter-now-required'));
-    } else if (parameter.required === true && next.required !== true) {
-      changes.push(found(key, 'now optional', 'parameter-now-optional'));
-    }
-    for (const change of diffSchemas(parameter.schema, next.schema, 'request', ...resolvers)) {
-      changes.push(found(at(key, change.path), change.change, change.rule));
-    }
-  }
-  for (const [key, parameter] of current) {
-    if (old.has(key)) continue;
-    const required = parameter.required === true;
-    changes.push(
-      found(
-        key,
-        `parameter added${required ? ' (required)' : ' (optional)'}`,
-        required ? 'parameter-added-required' : 'parameter-added-optional',
-      ),
-    );
-  }
-  return changes;
-}
-
-function diffRequestBody(
-  before: Json | undefined,
-  after: Json | undefined,
-  resolvers: [Resolver, Resolver],
-): OperationChange[] {
-  if (before === undefined && after === undefined) return [];
-  if (before === undefined) {
-    const required = isJsonObject(after) && after.required === true;
-    return [
-      found(
-        'request body',
-        `added${required ? ' (required)' : ' (optional)'}`,
-        required ? 'body-added-required' : 'body-added-optional',
-      ),
-    ];
-  }
-  if (after === undefined) return [found('request body', 'removed', 'body-removed')];
-  return diffContent(contentOf(before), contentOf(after), 'request', 'request body', resolvers);
-}
-
-/**
- * Statuses: a removed one is breaking whatever its class (the vendor no longer documents that
- * answer, which the client and the pacts rely on); a new one is breaking unless a range or
- * `default` already covered it.
- */
-function diffResponses(
-  before: JsonObject,
-  after: JsonObject,
-  resolvers: [Resolver, Resolver],
-): OperationChange[] {
-  const changes: OperationChange[] = [];
-  for (const [status, response] of Object.entries(before)) {
-    const where = `response ${status}`;
-    const next = after[status];
-    if (next === undefined) {
-      changes.push(found(where, 'removed', 'status-removed', 'response'));
-      continue;
-    }
-    if (isJsonObject(response) && isJsonObject(next) && response['x-documented'] !== next['x-documented']) {
-      const change =
-        next['x-documented'] === true ? 'now documented by the vendor' : 'no longer documented by the vendor';
-      changes.push(found(where, change, 'status-documentation-changed', 'response'));
-    }
-    changes.push(...diffContent(contentOf(response), contentOf(next), 'response', where, resolvers));
-  }
-  const known = Object.keys(before);
-  for (const status of Object.keys(after)) {
-    if (status in before) continue;
-    const covered = coveredBy(known, status);
-    changes.push(
-      found(
-        `response ${status}`,
-        covered ? 'added' : 'added (a new answer)',
-        covered ? 'status-added-covered' : 'status-added-uncovered',
-        'response',
-      ),
-    );
-  }
-  return changes;
-}
-
-function diffOperation(
-  a: OperationEntry,
-  b: OperationEntry,
-  resolvers: [Resolver, Resolver],
-): OperationChange[] {
-  const responses = (entry: OperationEntry) =>
-    isJsonObject(entry.operation.responses) ? entry.operation.responses : {};
-  const changes = [
-    ...diffParameters(a.parameters, b.parameters, resolvers),
-    ...diffRequestBody(a.operation.requestBody, b.operation.requestBody, resolvers),
-    ...diffResponses(responses(a), responses(b), resolvers),
-  ];
-  const securityBefore = JSON.stringify(a.operation.security ?? null);
-  const securityAfter = JSON.stringify(b.operation.security ?? null);
-  if (securityBefore !== securityAfter) {
-    changes.push(found('security', `${securityBefore} → ${securityAfter}`, 'security-changed'));
-  }
-  return changes;
-}
-
 /** What a client of the whole API notices: the version header, credentials, the base URL. */
-function diffDocumentLevel(before: JsonObject, after: JsonObject): DocumentChange[] {
-  const changes: DocumentChange[] = [];
-  const parts: Array<[string, Json | undefined, Json | undefined]> = [
-    [VERSION_HEADER_EXTENSION, before[VERSION_HEADER_EXTENSION], after[VERSION_HEADER_EXTENSION]],
-    ['security', before.security, after.security],
-    [
-      'security schemes',
-      isJsonObject(before.components) ? before.components.securitySchemes : undefined,
-      isJsonObject(after.components) ? after.components.securitySchemes : undefined,
-    ],
-    ['servers', before.servers, after.servers],
-  ];
-  for (const [location, a, b] of parts) {
-    if (JSON.stringify(a) === JSON.stringify(b)) continue;
-    const value = (x: Json | undefined) =>
-      isJsonObject(x) && typeof x.value === 'string'
-        ? `${String(x.name)}: ${x.value}`
-        : JSON.stringify(x ?? null);
-    changes.push({
-      operation: EVERY_OPERATION,
-      location,
-      change: `${value(a)} → ${value(b)}`,
-      rule: 'document-level-changed',
-      severity: classify('document-level-changed', 'request'),
-    });
-  }
-  return changes;
-}
+const DOCUMENT_LEVEL: ReadonlyArray<readonly [string, (document: JsonObject) => Json | undefined]> = [
+  [VERSION_HEADER_EXTENSION, (document) => document[VERSION_HEADER_EXTENSION]],
+  ['security', (document) => document.security],
+  ['security schemes', (document) => entriesOf(document.components).get('securitySchemes')],
+  ['servers', (document) => document.servers],
+];
 
 /**
  * Every difference between two OpenAPI documents, per operation and field, each marked
@@ -273,27 +72,104 @@ export function diffDocuments(
   before: JsonObject | undefined,
   after: JsonObject | undefined,
 ): DocumentChange[] {
-  const empty: JsonObject = {};
-  const resolvers: [Resolver, Resolver] = [resolverFor(before ?? empty), resolverFor(after ?? empty)];
-  const changes: DocumentChange[] = before && after ? diffDocumentLevel(before, after) : [];
-  const old = operationsOf(before);
-  const current = operationsOf(after);
-  for (const [key, entry] of old) {
-    const next = current.get(key);
-    if (!next) {
-      changes.push({
-        operation: entry.label,
-        ...found('operation', 'removed', 'operation-removed'),
-      });
-      continue;
+  const changes: DocumentChange[] = [];
+  const resolvers: [Resolver, Resolver] = [resolverFor(before), resolverFor(after)];
+  let operation = 'every operation';
+  /** Statuses and parameters have one verdict whatever the side: they are read as `request`. */
+  const report = (location: string, change: string, rule: ChangeRuleName, side: Direction = 'request') => {
+    changes.push({ operation, location, change, rule, severity: classify(rule, side) });
+  };
+  const at = (where: string, path: string) => (path ? `${where}: ${path}` : where);
+
+  const diffContent = (a: Json | undefined, b: Json | undefined, side: Direction, where: string) => {
+    const start = changes.length;
+    const contentOf = (holder: Json | undefined) => entriesOf(entriesOf(holder).get('content'));
+    for (const [mediaType, x, y] of paired(contentOf(a), contentOf(b))) {
+      const schema = (media: Json) => entriesOf(media).get('schema');
+      if (y === undefined) report(where, `media type ${mediaType} removed`, 'media-type-removed', side);
+      else if (x === undefined) report(where, `media type ${mediaType} added`, 'media-type-added', side);
+      else {
+        diffSchemas(schema(x), schema(y), side, resolvers, (path, change, rule) =>
+          report(at(where, path), change, rule, side),
+        );
+      }
     }
-    for (const change of diffOperation(entry, next, resolvers))
-      changes.push({ operation: next.label, ...change });
+    // Media types sharing one schema (`application/json` and the `application/*` range) change together: said once.
+    const said = new Set<string>();
+    for (const change of changes.splice(start)) {
+      const key = `${change.location}\u0000${change.change}\u0000${change.severity}`;
+      if (!said.has(key)) changes.push(change);
+      said.add(key);
+    }
+  };
+
+  const diffOperation = (a: OperationEntry, b: OperationEntry) => {
+    for (const [key, x, y] of paired(a.parameters, b.parameters)) {
+      if (y === undefined) report(key, 'parameter removed', 'parameter-removed');
+      else if (x === undefined) {
+        const [change, rule] = added('parameter', y.required === true);
+        report(key, `parameter ${change}`, rule);
+      } else {
+        if (x.required !== true && y.required === true) report(key, 'now required', 'parameter-now-required');
+        else if (x.required === true && y.required !== true) {
+          report(key, 'now optional', 'parameter-now-optional');
+        }
+        diffSchemas(x.schema, y.schema, 'request', resolvers, (path, change, rule) =>
+          report(at(key, path), change, rule),
+        );
+      }
+    }
+    const [bodyBefore, bodyAfter] = [a.operation.requestBody, b.operation.requestBody];
+    if (bodyBefore === undefined && bodyAfter !== undefined) {
+      report('request body', ...added('body', isJsonObject(bodyAfter) && bodyAfter.required === true));
+    } else if (bodyAfter === undefined && bodyBefore !== undefined) {
+      report('request body', 'removed', 'body-removed');
+    } else diffContent(bodyBefore, bodyAfter, 'request', 'request body');
+    // Statuses: a removed one is breaking whatever its class (the vendor no longer documents
+    // that answer, which the client and the pacts rely on); a new one is breaking unless a
+    // range or `default` already covered it.
+    const [responsesBefore, responsesAfter] = [
+      entriesOf(a.operation.responses),
+      entriesOf(b.operation.responses),
+    ];
+    for (const [status, x, y] of paired(responsesBefore, responsesAfter)) {
+      const where = `response ${status}`;
+      if (y === undefined) report(where, 'removed', 'status-removed', 'response');
+      else if (x === undefined) {
+        const covered = coveredBy([...responsesBefore.keys()], status);
+        const rule = covered ? 'status-added-covered' : 'status-added-uncovered';
+        report(where, covered ? 'added' : 'added (a new answer)', rule, 'response');
+      } else {
+        const documented = (response: Json) => entriesOf(response).get('x-documented');
+        if (isJsonObject(x) && isJsonObject(y) && documented(x) !== documented(y)) {
+          const change =
+            documented(y) === true ? 'now documented by the vendor' : 'no longer documented by the vendor';
+          report(where, change, 'status-documentation-changed', 'response');
+        }
+        diffContent(x, y, 'response', where);
+      }
+    }
+    const securityBefore = JSON.stringify(a.operation.security ?? null);
+    const securityAfter = JSON.stringify(b.operation.security ?? null);
+    if (securityBefore !== securityAfter) {
+      report('security', `${securityBefore} → ${securityAfter}`, 'security-changed');
+    }
+  };
+
+  for (const [location, part] of before && after ? DOCUMENT_LEVEL : []) {
+    const [a, b] = [part(before as JsonObject), part(after as JsonObject)];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    const value = (x: Json | undefined) =>
+      isJsonObject(x) && typeof x.value === 'string'
+        ? `${String(x.name)}: ${x.value}`
+        : JSON.stringify(x ?? null);
+    report(location, `${value(a)} → ${value(b)}`, 'document-level-changed');
   }
-  for (const [key, entry] of current) {
-    if (!old.has(key)) {
-      changes.push({ operation: entry.label, ...found('operation', 'added', 'operation-added') });
-    }
+  for (const [, x, y] of paired(operationsOf(before), operationsOf(after))) {
+    operation = (y ?? (x as OperationEntry)).label;
+    if (y === undefined) report('operation', 'removed', 'operation-removed');
+    else if (x === undefined) report('operation', 'added', 'operation-added');
+    else diffOperation(x, y);
   }
   return changes;
 }

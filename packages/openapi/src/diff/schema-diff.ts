@@ -1,25 +1,16 @@
-import { CODE_CHECKS_NOTE } from '../schemas/components.js';
-import { isJsonObject, type Json, type JsonObject, SCHEMA_REF_PREFIX } from '../schemas/json-schema.js';
-import { type ChangeRuleName, type ChangeSeverity, classify, type Direction } from './change-rules.js';
+import { CODE_CHECKS_NOTE } from '../document/components.js';
+import { isJsonObject, type Json, type JsonObject, SCHEMA_REF_PREFIX } from '../json.js';
+import type { ChangeRuleName, Direction } from './change-rules.js';
 
-export type { ChangeSeverity, Direction } from './change-rules.js';
-
-/** One difference inside a schema, relative to where the walk started. */
-export interface SchemaChange {
-  /** `lines[].shipmentInfo`, or `` for the schema itself. */
-  readonly path: string;
-  readonly change: string;
-  /** The rule of `CHANGE_RULES` that classified it. */
-  readonly rule: ChangeRuleName;
-  readonly severity: ChangeSeverity;
-}
+/** Takes one change at `path` inside a schema (`lines[].shipmentInfo`, or `` for the schema itself). */
+export type Report = (path: string, change: string, rule: ChangeRuleName) => void;
 
 /** Resolves `$ref`s to schema components within one document. */
 export type Resolver = (schema: Json | undefined) => JsonObject | undefined;
 
 /** A resolver over `document`'s components; follows chains of `$ref`, stops at a loop. */
-export function resolverFor(document: JsonObject): Resolver {
-  const components = isJsonObject(document.components) ? document.components : {};
+export function resolverFor(document: JsonObject | undefined): Resolver {
+  const components = isJsonObject(document?.components) ? document.components : {};
   const schemas = isJsonObject(components.schemas) ? components.schemas : {};
   return (schema) => {
     let current = schema;
@@ -31,88 +22,92 @@ export function resolverFor(document: JsonObject): Resolver {
   };
 }
 
+/** The entries of a JSON object (none for anything else), as a map in the object's order. */
+export const entriesOf = (value: Json | undefined): Map<string, Json> =>
+  new Map(isJsonObject(value) ? Object.entries(value) : []);
+
+/**
+ * The keys of two keyed collections as a diff walks them: each key of `before` with its
+ * counterpart (undefined when removed), then each key only `after` has (before undefined).
+ */
+export function paired<T>(before: ReadonlyMap<string, T>, after: ReadonlyMap<string, T>) {
+  const kept = [...before].map(([key, value]) => [key, value, after.get(key)] as const);
+  const added = [...after].filter(([key]) => !before.has(key));
+  return [...kept, ...added.map(([key, value]) => [key, undefined, value] as const)];
+}
+
+/** `added (required)` or `added (optional)`, and the rule of that kind for it. */
+export const added = <Kind extends 'parameter' | 'body' | 'field'>(kind: Kind, required: boolean) =>
+  [
+    `added ${required ? '(required)' : '(optional)'}`,
+    `${kind}-added-${required ? 'required' : 'optional'}`,
+  ] as const;
+
+/** The rule for a check that appears, disappears, or changes into another (`changed`). */
+const checkRule = (had: boolean, has: boolean, changed: ChangeRuleName): ChangeRuleName =>
+  !had ? 'constraint-added' : !has ? 'constraint-removed' : changed;
+
 const refName = (schema: Json | undefined): string | undefined =>
   isJsonObject(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
 
-const isNull = (schema: JsonObject) => schema.type === 'null';
 const isNever = (schema: JsonObject) => isJsonObject(schema.not) && Object.keys(schema.not).length === 0;
 const isAny = (schema: JsonObject) =>
   Object.keys(schema).filter((key) => key !== 'description' && key !== 'title').length === 0;
 
 interface Branch {
+  /** What pairs an alternative with its counterpart: its component, its constant, or its type. */
   readonly key: string;
+  /** Its component name, its constant, or its type (an object by its first fields). */
   readonly label: string;
   readonly schema: Json;
 }
 
-/** A label for an alternative: its component name, or its type (an object by its first fields). */
-function branchLabel(raw: Json, schema: JsonObject): string {
+function branch(raw: Json, schema: JsonObject): Branch {
   const name = refName(raw);
-  if (name) return name;
-  if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (isJsonObject(schema.properties)) {
-    const keys = Object.keys(schema.properties);
-    return `object {${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}}`;
+  if (name) return { key: `ref:${name}`, label: name, schema: raw };
+  if (schema.const !== undefined) {
+    const label = JSON.stringify(schema.const);
+    return { key: `const:${label}`, label, schema: raw };
   }
-  return typeLabel(schema);
-}
-
-/** What pairs an alternative with its counterpart: its component, its constant, or its type. */
-function branchKey(raw: Json, schema: JsonObject, label: string): string {
-  if (refName(raw)) return `ref:${label}`;
-  if (schema.const !== undefined) return `const:${label}`;
-  return typeLabel(schema);
+  const keys = isJsonObject(schema.properties) ? Object.keys(schema.properties) : undefined;
+  const label = keys
+    ? `object {${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}}`
+    : typeLabel(schema);
+  return { key: typeLabel(schema), label, schema: raw };
 }
 
 /** A schema split into "may be null" and its alternatives (one for a plain schema). */
 function alternatives(raw: Json, resolve: Resolver): { nullable: boolean; branches: Branch[] } {
   const schema = resolve(raw);
   if (!schema) return { nullable: false, branches: [] };
-  const union = Array.isArray(schema.anyOf)
-    ? schema.anyOf
-    : Array.isArray(schema.oneOf)
-      ? schema.oneOf
-      : undefined;
-  if (union) {
+  const union = Array.isArray(schema.anyOf) ? schema.anyOf : schema.oneOf;
+  if (Array.isArray(union)) {
     let nullable = false;
     const branches: Branch[] = [];
     for (const item of union) {
       const resolved = resolve(item);
-      if (!resolved) continue;
-      if (isNull(resolved)) {
-        nullable = true;
-        continue;
+      if (resolved?.type === 'null') nullable = true;
+      else if (resolved) {
+        const inner = alternatives(item, resolve);
+        nullable ||= inner.nullable;
+        branches.push(...inner.branches);
       }
-      const inner = alternatives(item, resolve);
-      nullable ||= inner.nullable;
-      branches.push(...inner.branches);
     }
-    return { nullable, branches: numbered(branches) };
+    // Keys made unique (`string`, `string#2`): two alternatives of one type are told apart by position.
+    const counts = new Map<string, number>();
+    const numbered = branches.map((found) => {
+      const n = (counts.get(found.key) ?? 0) + 1;
+      counts.set(found.key, n);
+      return n === 1 ? found : { ...found, key: `${found.key}#${n}` };
+    });
+    return { nullable, branches: numbered };
   }
   if (Array.isArray(schema.type) && schema.type.includes('null')) {
     const types = schema.type.filter((type) => type !== 'null');
     const rest: JsonObject = { ...schema, type: types.length === 1 ? (types[0] as Json) : types };
-    const label = branchLabel(raw, rest);
-    return {
-      nullable: true,
-      branches: [{ key: branchKey(raw, rest, label), label, schema: rest }],
-    };
+    return { nullable: true, branches: [{ ...branch(raw, rest), schema: rest }] };
   }
-  const label = branchLabel(raw, schema);
-  return {
-    nullable: false,
-    branches: [{ key: branchKey(raw, schema, label), label, schema: raw }],
-  };
-}
-
-/** Makes keys unique (`string`, `string#2`) so two alternatives of one type are told apart by position. */
-function numbered(branches: Branch[]): Branch[] {
-  const counts = new Map<string, number>();
-  return branches.map((branch) => {
-    const n = (counts.get(branch.key) ?? 0) + 1;
-    counts.set(branch.key, n);
-    return n === 1 ? branch : { ...branch, key: `${branch.key}#${n}` };
-  });
+  return { nullable: false, branches: [branch(raw, schema)] };
 }
 
 function typeLabel(schema: JsonObject): string {
@@ -143,8 +138,19 @@ function codeChecks(description: Json | undefined): string {
   return at < 0 ? '' : description.slice(at + CODE_CHECKS_NOTE.length).replace(/\.$/, '');
 }
 
-const LOWER_BOUNDS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'] as const;
-const UPPER_BOUNDS = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'] as const;
+/** Each bound with the sign of a tightening: a lower bound that grows, an upper one that shrinks. */
+const BOUNDS = {
+  minLength: 1,
+  minimum: 1,
+  exclusiveMinimum: 1,
+  minItems: 1,
+  minProperties: 1,
+  maxLength: -1,
+  maximum: -1,
+  exclusiveMaximum: -1,
+  maxItems: -1,
+  maxProperties: -1,
+} as const;
 const EXACT = ['pattern', 'format', 'const'] as const;
 
 const show = (value: Json | undefined) => (value === undefined ? 'none' : JSON.stringify(value));
@@ -152,23 +158,19 @@ const show = (value: Json | undefined) => (value === undefined ? 'none' : JSON.s
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /**
- * Every difference between two schemas of the same place, each classified by a rule of
- * `CHANGE_RULES` for the side it sits on: for a request (the client sends) a narrower schema
- * breaks it and a wider one does not; for a response (the client reads) the other way round.
- * Renamed fields show as one removed and one added.
+ * Reports every difference between two schemas of the same place, each by a rule of
+ * `CHANGE_RULES`: for a request (the client sends) a narrower schema breaks it and a wider one
+ * does not; for a response (the client reads) the other way round. Renamed fields show as one
+ * removed and one added.
  */
 export function diffSchemas(
   before: Json | undefined,
   after: Json | undefined,
   direction: Direction,
-  resolveBefore: Resolver,
-  resolveAfter: Resolver,
-): SchemaChange[] {
-  const changes: SchemaChange[] = [];
+  [resolveBefore, resolveAfter]: readonly [Resolver, Resolver],
+  report: Report,
+): void {
   const visiting = new Set<string>();
-  const report = (path: string, change: string, rule: ChangeRuleName) => {
-    changes.push({ path, change, rule, severity: classify(rule, direction) });
-  };
 
   const walk = (rawBefore: Json | undefined, rawAfter: Json | undefined, path: string): void => {
     // Only references can loop: a pair of components already being compared further up is
@@ -190,12 +192,8 @@ export function diffSchemas(
     if (a.description === b.description) return;
     const [checksBefore, checksAfter] = [codeChecks(a.description), codeChecks(b.description)];
     if (checksBefore !== checksAfter) {
-      const rule: ChangeRuleName = !checksBefore
-        ? 'constraint-added'
-        : !checksAfter
-          ? 'constraint-removed'
-          : 'code-check-changed';
       const text = (checks: string) => (checks ? JSON.stringify(checks) : 'none');
+      const rule = checkRule(checksBefore !== '', checksAfter !== '', 'code-check-changed');
       report(path, `checked by the client: ${text(checksBefore)} → ${text(checksAfter)}`, rule);
     } else if (typeof a.description === 'string' && typeof b.description === 'string') {
       report(path, `description: ${show(a.description)} → ${show(b.description)}`, 'description-changed');
@@ -223,22 +221,18 @@ export function diffSchemas(
       if (right.nullable) report(path, 'may now be null', 'null-allowed');
       else report(path, 'may no longer be null', 'null-refused');
     }
-    if (left.branches.length === 1 && right.branches.length === 1) {
-      const [x, y] = [left.branches[0], right.branches[0]] as [Branch, Branch];
+    const [x, y] = [left.branches[0], right.branches[0]];
+    if (left.branches.length === 1 && right.branches.length === 1 && x && y) {
       const rx = resolveBefore(x.schema);
       const ry = resolveAfter(y.schema);
       if (rx && ry && compareTypes(rx, ry, path)) compareSame(rx, ry, path);
       return;
     }
-    const rightKeys = new Map(right.branches.map((branch) => [branch.key, branch]));
-    const leftKeys = new Map(left.branches.map((branch) => [branch.key, branch]));
-    for (const branch of left.branches) {
-      const match = rightKeys.get(branch.key);
-      if (match) walk(branch.schema, match.schema, path);
-      else report(path, `no longer ${branch.label}`, 'alternative-removed');
-    }
-    for (const branch of right.branches) {
-      if (!leftKeys.has(branch.key)) report(path, `may now be ${branch.label}`, 'alternative-added');
+    const keyed = (branches: Branch[]) => new Map(branches.map((found) => [found.key, found]));
+    for (const [, was, is] of paired(keyed(left.branches), keyed(right.branches))) {
+      if (was && is) walk(was.schema, is.schema, path);
+      else if (was) report(path, `no longer ${was.label}`, 'alternative-removed');
+      else if (is) report(path, `may now be ${is.label}`, 'alternative-added');
     }
   };
 
@@ -284,64 +278,41 @@ export function diffSchemas(
   };
 
   const compareConstraints = (a: JsonObject, b: JsonObject, path: string) => {
-    const bound = (key: string, tighter: boolean) =>
+    for (const [key, tightening] of Object.entries(BOUNDS)) {
+      if (a[key] === b[key]) continue;
+      const tighter =
+        b[key] !== undefined && (a[key] === undefined || tightening * (Number(b[key]) - Number(a[key])) > 0);
       report(
         path,
         `${key} ${show(a[key])} → ${show(b[key])}`,
         tighter ? 'bound-tightened' : 'bound-loosened',
       );
-    for (const key of LOWER_BOUNDS) {
-      if (a[key] === b[key]) continue;
-      bound(key, b[key] !== undefined && (a[key] === undefined || Number(b[key]) > Number(a[key])));
-    }
-    for (const key of UPPER_BOUNDS) {
-      if (a[key] === b[key]) continue;
-      bound(key, b[key] !== undefined && (a[key] === undefined || Number(b[key]) < Number(a[key])));
     }
     for (const key of EXACT) {
       if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
-      const rule: ChangeRuleName =
-        a[key] === undefined
-          ? 'constraint-added'
-          : b[key] === undefined
-            ? 'constraint-removed'
-            : 'constraint-changed';
+      const rule = checkRule(a[key] !== undefined, b[key] !== undefined, 'constraint-changed');
       report(path, `${key} ${show(a[key])} → ${show(b[key])}`, rule);
     }
   };
 
   const compareObjects = (a: JsonObject, b: JsonObject, path: string) => {
-    const before = isJsonObject(a.properties) ? a.properties : {};
-    const after = isJsonObject(b.properties) ? b.properties : {};
-    const requiredBefore = new Set(Array.isArray(a.required) ? a.required : []);
-    const requiredAfter = new Set(Array.isArray(b.required) ? b.required : []);
+    const required = (schema: JsonObject) => new Set(Array.isArray(schema.required) ? schema.required : []);
+    const [requiredBefore, requiredAfter] = [required(a), required(b)];
     const sends = direction === 'request';
-    for (const key of Object.keys(before)) {
+    for (const [key, was, is] of paired(entriesOf(a.properties), entriesOf(b.properties))) {
       const at = join(path, key);
-      if (!(key in after)) {
-        report(at, sends ? 'removed: no longer accepted' : 'removed', 'field-removed');
-        continue;
+      if (is === undefined) report(at, sends ? 'removed: no longer accepted' : 'removed', 'field-removed');
+      else if (was === undefined) report(at, ...added('field', requiredAfter.has(key)));
+      else {
+        if (requiredBefore.has(key) && !requiredAfter.has(key)) {
+          report(at, sends ? 'now optional' : 'may now be absent', 'field-now-optional');
+        } else if (!requiredBefore.has(key) && requiredAfter.has(key)) {
+          report(at, sends ? 'now required' : 'now always present', 'field-now-required');
+        }
+        walk(was, is, at);
       }
-      const wasRequired = requiredBefore.has(key);
-      const isRequired = requiredAfter.has(key);
-      if (wasRequired && !isRequired) {
-        report(at, sends ? 'now optional' : 'may now be absent', 'field-now-optional');
-      } else if (!wasRequired && isRequired) {
-        report(at, sends ? 'now required' : 'now always present', 'field-now-required');
-      }
-      walk(before[key], after[key], at);
     }
-    for (const key of Object.keys(after)) {
-      if (key in before) continue;
-      const required = requiredAfter.has(key);
-      report(
-        join(path, key),
-        `added${required ? ' (required)' : ' (optional)'}`,
-        required ? 'field-added-required' : 'field-added-optional',
-      );
-    }
-    const closedBefore = a.additionalProperties === false;
-    const closedAfter = b.additionalProperties === false;
+    const [closedBefore, closedAfter] = [a.additionalProperties === false, b.additionalProperties === false];
     if (closedBefore !== closedAfter) {
       if (closedAfter) report(path, 'other fields no longer allowed', 'other-fields-refused');
       else report(path, 'other fields now allowed', 'other-fields-allowed');
@@ -349,5 +320,4 @@ export function diffSchemas(
   };
 
   walk(before, after, '');
-  return changes;
 }

@@ -2,6 +2,8 @@ import {
   API_BASE_PATH,
   API_VERSIONS,
   type ApiVersion,
+  DEFAULT_BASE_URL,
+  DEFAULT_VERSION_HEADER,
   ID_PLACEHOLDER,
   OPERATION_NAMES,
   type OperationDefinition,
@@ -11,26 +13,12 @@ import {
   queryKeys,
   SECRET_HEADER,
   USER_ID_HEADER,
+  VERSION_WITHOUT_HEADER,
+  versionHeaderValue,
 } from '@print-contracts/client';
-import { type ExamplePart, placedExamples, type RejectedExample } from '../examples/placement.js';
-import { buildComponents, type SchemaComponents } from '../schemas/components.js';
-import {
-  isJsonObject,
-  type Json,
-  type JsonObject,
-  refsIn,
-  SCHEMA_REF_PREFIX,
-} from '../schemas/json-schema.js';
-import {
-  JSON_MEDIA_TYPE,
-  SECURITY,
-  securitySchemes,
-  servers,
-  VERSION_HEADER_EXTENSION,
-  versionHeader,
-  versionHeaderText,
-} from './conventions.js';
-import { DOCUMENTED_EXTENSION, responsesOf } from './responses.js';
+import { isJsonObject, type Json, type JsonObject, refsIn, SCHEMA_REF_PREFIX } from '../json.js';
+import { buildComponents, type SchemaComponents } from './components.js';
+import { type ExamplePart, placedExamples } from './examples.js';
 
 /** The OpenAPI version the documents are written in. */
 export const OPENAPI_VERSION = '3.1.0';
@@ -38,27 +26,56 @@ export const OPENAPI_VERSION = '3.1.0';
 /** Marks whether the kit's client retries an operation (the table's `idempotent`). */
 export const IDEMPOTENT_EXTENSION = 'x-idempotent';
 
+/** The extension that tells a status the vendor documents from one the kit assumes. */
+export const DOCUMENTED_EXTENSION = 'x-documented';
+
+/** The media type the vendor labels its JSON answers with. */
+export const JSON_MEDIA_TYPE = 'application/json';
+
+/**
+ * The media range every response also lists, beside `application/json`. A pact's request
+ * sends the version as `Accept: application/vnd.printdeal-api.vN`, and the vendor answers it
+ * with JSON labelled `application/json`: so an answer is declared for any `application/…`
+ * type a request accepts. Listing the vendor type itself would match too, but tools
+ * (PactFlow's comparator among them) then treat the body as an unknown format and stop
+ * validating it; the range keeps the JSON schema in force for the version's `Accept`.
+ */
+const ACCEPTED_MEDIA_RANGE = 'application/*';
+
+/** The root extension that names the version header a request must carry. */
+export const VERSION_HEADER_EXTENSION = 'x-version-header';
+
+/** What `x-version-header` holds: the header, its value, and whether a request may leave it out. */
+export interface VersionHeader {
+  readonly name: string;
+  readonly value: string;
+  /** False only for the version the vendor answers when the header is missing. */
+  readonly required: boolean;
+}
+
+/**
+ * The version header, machine-readable. OpenAPI has no place for it: it ignores an `Accept`
+ * parameter, and the responses' media range (`ACCEPTED_MEDIA_RANGE`) accepts every version
+ * alike. So the document names it in an extension, and the kit's comparison checks each
+ * pact's header against it.
+ */
+export const versionHeader = (version: ApiVersion): VersionHeader => ({
+  name: DEFAULT_VERSION_HEADER.name,
+  value: versionHeaderValue(version),
+  required: version !== VERSION_WITHOUT_HEADER,
+});
+
 /** The document of one API version, named like the pact of that version's provider. */
 export const documentName = (version: ApiVersion): string => `print-order-api-${version}`;
 
-/** Methods in a path item in the order readers and linters expect. */
-const METHOD_ORDER = ['parameters', 'get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
-
-function sortPathItem(pathItem: JsonObject): JsonObject {
-  const sorted: JsonObject = {};
-  for (const key of Object.keys(pathItem).sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b))) {
-    sorted[key] = pathItem[key] as Json;
-  }
-  return sorted;
-}
+/** Names of the two security schemes, one per credential header; both are required together. */
+const SECURITY_SCHEME_NAMES = { userId: 'UserId', secret: 'ApiSecret' } as const;
 
 /** The one tag every operation carries. */
 const TAG = {
   name: 'orders',
   description: 'Print orders: list, read, create, update (PUT or POST), cancel.',
 };
-
-const EXAMPLE_REF_PREFIX = '#/components/examples/';
 
 /** How each version stands at the vendor. */
 const VERSION_STATUS: Readonly<Record<ApiVersion, string>> = {
@@ -67,9 +84,14 @@ const VERSION_STATUS: Readonly<Record<ApiVersion, string>> = {
 };
 
 function describeDocument(version: ApiVersion): string {
+  const header = `\`${DEFAULT_VERSION_HEADER.name}: ${versionHeaderValue(version)}\``;
+  const fallback =
+    version === VERSION_WITHOUT_HEADER
+      ? `A request without it was answered as ${VERSION_WITHOUT_HEADER} too.`
+      : `Without it the vendor answers as ${VERSION_WITHOUT_HEADER}, so send it with every request.`;
   return [
     "The vendor publishes no OpenAPI document. This one is generated by the print-order-contracts kit from its client's operations table and zod schemas (`packages/openapi`), and checked in the kit's tests against the Pact contract of the same version (with PactFlow's comparator) and against the kit's sample API. It describes how the kit has seen the vendor behave, not a promise by the vendor.",
-    `**Version.** ${versionHeaderText(version)} ${VERSION_STATUS[version]}`,
+    `**Version.** The version is chosen by a header: send ${header} (named in \`${VERSION_HEADER_EXTENSION}\`). ${fallback} An application must not mix versions. Answers are labelled \`${JSON_MEDIA_TYPE}\` whatever the version, so each response is also listed under \`${ACCEPTED_MEDIA_RANGE}\`: the answer to a request that accepts the version's media type. ${VERSION_STATUS[version]}`,
     `**Credentials.** Every request carries \`${USER_ID_HEADER}\` and \`${SECRET_HEADER}\` (the two security schemes are required together); without them a request fails, with a status the vendor does not document.`,
     `**Statuses.** \`${DOCUMENTED_EXTENSION}: true\` marks a status the vendor documents; \`${DOCUMENTED_EXTENSION}: false\` one the kit assumes, relying on its class only (\`2XX\`, \`4XX\`).`,
     '**Shapes.** A request body is what the client sends; an answer is what the client accepts, which tolerates fields the vendor adds. Checks the client makes in code that JSON Schema cannot express are named in descriptions ("The client also checks").',
@@ -78,19 +100,10 @@ function describeDocument(version: ApiVersion): string {
   ].join('\n\n');
 }
 
-function idParameter(components: SchemaComponents): JsonObject {
-  return {
-    name: ID_PLACEHOLDER.slice(1, -1),
-    in: 'path',
-    required: true,
-    description: "The order's numeric id or its uuid: the vendor takes either.",
-    schema: components.ref(orderRefSchema),
-  };
-}
-
 function queryParameters(operation: OperationDefinition, components: SchemaComponents): JsonObject[] {
   if (!operation.query) return [];
-  const query = components.resolve(components.ref(operation.query));
+  const { $ref } = components.ref(operation.query);
+  const query = components.schemas[String($ref).slice(SCHEMA_REF_PREFIX.length)] ?? {};
   const properties = isJsonObject(query.properties) ? query.properties : {};
   const required = Array.isArray(query.required) ? query.required : [];
   return queryKeys(operation).map((key) => {
@@ -107,34 +120,48 @@ function queryParameters(operation: OperationDefinition, components: SchemaCompo
   });
 }
 
-function rejectedText(
-  part: ExamplePart,
-  version: ApiVersion,
-  rejected: readonly RejectedExample[],
-): string[] {
-  return rejected.map(
-    (example) =>
-      `The vendor documents a ${part === 'request' ? 'request body' : 'success answer'} (\`${example.name}\`, \`${example.path}\`) that the kit's ${version} schema refuses, so it is not shown: ${example.reasons.join('; ')}.`,
-  );
-}
+/** A response's content: JSON, and the same schema for the version's `Accept` (see `ACCEPTED_MEDIA_RANGE`). */
+const content = (media: JsonObject): JsonObject => ({
+  [JSON_MEDIA_TYPE]: media,
+  [ACCEPTED_MEDIA_RANGE]: { schema: media.schema ?? {} },
+});
 
-/** Places the vendor examples of one part in `examples` (components) and returns the media type's refs. */
-function examplesFor(
-  name: OperationName,
-  part: ExamplePart,
+/**
+ * The responses of one operation in one version. The vendor documents no success status, so
+ * success is the class from the table (`2XX`, assumed); each error status the table lists as
+ * documented is its own response (`x-documented: true`); every other refusal (credentials,
+ * invalid input, an order the caller cannot reach, an unknown version) is one assumed `4XX`,
+ * since the vendor documents neither its status nor its body (an error body is any JSON value).
+ */
+function responsesOf(
+  operation: OperationDefinition,
   version: ApiVersion,
-  examples: JsonObject,
-  notes: string[],
-): JsonObject | undefined {
-  const placed = placedExamples(name, part, version);
-  notes.push(...rejectedText(part, version, placed.rejected));
-  if (placed.accepted.size === 0) return undefined;
-  const refs: JsonObject = {};
-  for (const [exampleName, example] of placed.accepted) {
-    examples[exampleName] = { ...example } as JsonObject;
-    refs[exampleName] = { $ref: `${EXAMPLE_REF_PREFIX}${exampleName}` };
+  components: SchemaComponents,
+  successExamples: JsonObject | undefined,
+): JsonObject {
+  const success = components.ref(operation.response[version]);
+  const responses: JsonObject = {
+    [operation.success.toUpperCase()]: {
+      description: `Success. Assumed by the kit: the vendor documents no success status, so the kit relies on the class (${operation.success}) only.`,
+      [DOCUMENTED_EXTENSION]: false,
+      content: content({ schema: success, ...(successExamples ? { examples: successExamples } : {}) }),
+    },
+  };
+  const documented = Object.entries(operation.documentedErrors).sort(([a], [b]) => Number(a) - Number(b));
+  for (const [status, when] of documented) {
+    responses[status] = {
+      description: `Documented by the vendor: ${when}. The body's format is not documented.`,
+      [DOCUMENTED_EXTENSION]: true,
+      content: content({ schema: {} }),
+    };
   }
-  return refs;
+  responses['4XX'] = {
+    description:
+      'Assumed by the kit, not documented by the vendor: a refusal whose status the vendor does not document (missing or wrong credentials, invalid input, an order the caller cannot reach, an unknown version). The kit relies on the class only.',
+    [DOCUMENTED_EXTENSION]: false,
+    content: content({ schema: {} }),
+  };
+  return responses;
 }
 
 function operationObject(
@@ -149,8 +176,19 @@ function operationObject(
       ? "Safe to send twice: the kit's client retries it after a transport failure, 429 or 503."
       : "Not retried by the kit's client: sending it twice may act twice.",
   ];
-  const requestExamples = examplesFor(name, 'request', version, examples, notes);
-  const responseExamples = examplesFor(name, 'response', version, examples, notes);
+  /** Places the vendor examples of one part in `examples` (components) and returns the media type's refs. */
+  const examplesFor = (part: ExamplePart): JsonObject | undefined => {
+    const placed = placedExamples(name, part, version);
+    notes.push(...placed.notes);
+    Object.assign(examples, placed.examples);
+    const names = Object.keys(placed.examples);
+    if (names.length === 0) return undefined;
+    return Object.fromEntries(
+      names.map((example) => [example, { $ref: `#/components/examples/${example}` }]),
+    );
+  };
+  const requestExamples = examplesFor('request');
+  const responseExamples = examplesFor('response');
   const parameters = queryParameters(operation, components);
   const body = operation.body?.[version];
   return {
@@ -196,6 +234,9 @@ function reachableSchemas(value: Json, components: SchemaComponents): JsonObject
   return schemas;
 }
 
+/** Methods in a path item in the order readers and linters expect. */
+const METHOD_ORDER = ['parameters', 'get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
+
 /** The OpenAPI 3.1 document of one API version, built from the operations table and the client's schemas. */
 export function buildOpenApiDocument(
   version: ApiVersion,
@@ -206,11 +247,20 @@ export function buildOpenApiDocument(
   for (const name of OPERATION_NAMES) {
     const operation: OperationDefinition = operations[name];
     if (!operation.versions.includes(version)) continue;
-    let pathItem = paths[operation.path];
-    if (!pathItem) {
-      pathItem = operation.path.includes(ID_PLACEHOLDER) ? { parameters: [idParameter(components)] } : {};
-      paths[operation.path] = pathItem;
-    }
+    paths[operation.path] ??= operation.path.includes(ID_PLACEHOLDER)
+      ? {
+          parameters: [
+            {
+              name: ID_PLACEHOLDER.slice(1, -1),
+              in: 'path',
+              required: true,
+              description: "The order's numeric id or its uuid: the vendor takes either.",
+              schema: components.ref(orderRefSchema),
+            },
+          ],
+        }
+      : {};
+    const pathItem = paths[operation.path] as JsonObject;
     pathItem[operation.method.toLowerCase()] = operationObject(
       name,
       operation,
@@ -219,9 +269,12 @@ export function buildOpenApiDocument(
       examples,
     );
   }
-  for (const [path, pathItem] of Object.entries(paths)) paths[path] = sortPathItem(pathItem);
-  const sortedExamples: JsonObject = {};
-  for (const key of Object.keys(examples).sort()) sortedExamples[key] = examples[key] as Json;
+  const sorted = (object: JsonObject, order: (a: string, b: string) => number) =>
+    Object.fromEntries(Object.entries(object).sort(([a], [b]) => order(a, b)));
+  for (const [path, pathItem] of Object.entries(paths)) {
+    paths[path] = sorted(pathItem, (a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+  }
+  const sortedExamples = sorted(examples, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -232,13 +285,31 @@ export function buildOpenApiDocument(
       license: { name: 'MIT', identifier: 'MIT' },
       'x-opc-config-base-path': API_BASE_PATH,
     },
-    servers: servers(),
-    security: SECURITY,
+    servers: [
+      {
+        url: DEFAULT_BASE_URL,
+        description: 'The vendor. A credential set decides whether it answers sample data or live data.',
+      },
+    ],
+    security: [{ [SECURITY_SCHEME_NAMES.userId]: [], [SECURITY_SCHEME_NAMES.secret]: [] }],
     [VERSION_HEADER_EXTENSION]: { ...versionHeader(version) },
     tags: [TAG],
     paths,
     components: {
-      securitySchemes: securitySchemes(),
+      securitySchemes: {
+        [SECURITY_SCHEME_NAMES.userId]: {
+          type: 'apiKey',
+          in: 'header',
+          name: USER_ID_HEADER,
+          description: `The credential set's User ID. Sent with every request, together with \`${SECRET_HEADER}\`; an unlinked set answers sample data, a linked one live data.`,
+        },
+        [SECURITY_SCHEME_NAMES.secret]: {
+          type: 'apiKey',
+          in: 'header',
+          name: SECRET_HEADER,
+          description: `The credential set's secret, shown once when the set is created. Sent with every request, together with \`${USER_ID_HEADER}\`.`,
+        },
+      },
       schemas: reachableSchemas(paths, components),
       ...(Object.keys(sortedExamples).length > 0 ? { examples: sortedExamples } : {}),
     },

@@ -1,4 +1,5 @@
-import { hasOpenApiCode, OPENAPI_ERROR_CODES, OpenApiError } from './openapi-error.js';
+import { hasErrorCode } from '@print-contracts/client';
+import { OPENAPI_ERROR_CODES, OpenApiError } from './openapi-error.js';
 
 /** An OpenAPI document could not be built, read or parsed (names the file or the part). */
 export class DocumentError extends OpenApiError {
@@ -10,4 +11,4 @@ export class DocumentError extends OpenApiError {
 }
 
 export const isDocumentError = (error: unknown): error is DocumentError =>
-  hasOpenApiCode(error, OPENAPI_ERROR_CODES.document);
+  hasErrorCode<DocumentError>(error, OPENAPI_ERROR_CODES.document);

@@ -1,4 +1,5 @@
-import { hasOpenApiCode, OPENAPI_ERROR_CODES, OpenApiError } from './openapi-error.js';
+import { hasErrorCode } from '@print-contracts/client';
+import { OPENAPI_ERROR_CODES, OpenApiError } from './openapi-error.js';
 
 /** The git revision to compare with is unknown, or git could not read the documents there. */
 export class GitRevisionError extends OpenApiError {
@@ -13,4 +14,4 @@ export class GitRevisionError extends OpenApiError {
 }
 
 export const isGitRevisionError = (error: unknown): error is GitRevisionError =>
-  hasOpenApiCode(error, OPENAPI_ERROR_CODES.gitRevision);
+  hasErrorCode<GitRevisionError>(error, OPENAPI_ERROR_CODES.gitRevision);

@@ -1,8 +1,7 @@
-import { CodedError, hasErrorCode, hasOneOfCodes } from '@print-contracts/client';
+import { CodedError, hasOneOfCodes } from '@print-contracts/client';
 
 /** Stable codes, one per error class, so callers branch without `instanceof`. */
 export const OPENAPI_ERROR_CODES = {
-  usage: 'ERR_OPENAPI_USAGE',
   gitRevision: 'ERR_OPENAPI_GIT_REVISION',
   document: 'ERR_OPENAPI_DOCUMENT',
   tool: 'ERR_OPENAPI_TOOL',
@@ -18,7 +17,3 @@ export class OpenApiError extends CodedError<OpenApiErrorCode> {
 /** True for any of this package's errors, also from another realm or copy of the package. */
 export const isOpenApiError = (error: unknown): error is OpenApiError =>
   hasOneOfCodes(error, OPENAPI_ERROR_CODES);
-
-/** True when `error` carries this package's `code`, from any realm or copy of the package. */
-export const hasOpenApiCode = <T>(error: unknown, code: OpenApiErrorCode): error is T =>
-  hasErrorCode<T>(error, code);

@@ -1,4 +1,5 @@
-import { hasOpenApiCode, OPENAPI_ERROR_CODES, OpenApiError } from './openapi-error.js';
+import { hasErrorCode } from '@print-contracts/client';
+import { OPENAPI_ERROR_CODES, OpenApiError } from './openapi-error.js';
 
 /** An external tool (Redocly CLI) could not run, or failed for a reason other than findings. */
 export class ToolError extends OpenApiError {
@@ -13,4 +14,4 @@ export class ToolError extends OpenApiError {
 }
 
 export const isToolError = (error: unknown): error is ToolError =>
-  hasOpenApiCode(error, OPENAPI_ERROR_CODES.tool);
+  hasErrorCode<ToolError>(error, OPENAPI_ERROR_CODES.tool);

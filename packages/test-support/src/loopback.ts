@@ -1,13 +1,41 @@
-import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+
+/**
+ * Starts `server` on an ephemeral loopback port: its `http://127.0.0.1:PORT`, and a close
+ * that also ends the connections still open.
+ */
+export async function listen(server: Server) {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed());
+        server.closeAllConnections();
+      }),
+  };
+}
 
 /** A loopback URL where nothing listens: a port that was free a moment ago. */
 export async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  const { url, close } = await listen(createServer());
+  await close();
+  return url;
+}
+
+/** True when nothing accepts connections on 127.0.0.1:`port`. */
+export async function portClosed(port: number): Promise<boolean> {
+  const socket = connect(port, '127.0.0.1');
+  try {
+    await once(socket, 'connect'); // rejects on the socket's 'error'
+  } catch {
+    return true;
+  }
+  socket.destroy();
+  return false;
 }
 
 /**
@@ -27,9 +55,9 @@ export async function startSilentBroker() {
       if (sockets.delete(socket)) closedByClient++;
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { url } = await listen(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     requests,
     /** Connections the client closed (the Pact CLI's, once it was stopped). */
     closedByClient: () => closedByClient,

@@ -1,5 +1,9 @@
-import { VERSION_HEADER_EXTENSION, type VersionHeader } from '../document/conventions.js';
-import { isJsonObject, type JsonObject } from '../schemas/json-schema.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { VERSION_HEADER_EXTENSION, type VersionHeader } from './document/build-document.js';
+import { DocumentError } from './errors/document-error.js';
+import { isJsonObject, type JsonObject, parseJsonObject } from './json.js';
+import { PACTS_DIR } from './output/files.js';
 
 /** One thing PactFlow's comparator found about one interaction. */
 export interface ComparisonFinding {
@@ -21,7 +25,7 @@ export interface ComparisonFinding {
 
 /** The comparator's API as used here: its published types do not resolve under NodeNext (extensionless re-exports). */
 interface ComparatorModule {
-  Comparator: new (options: { oas?: unknown }) => { compare(pact: unknown): AsyncIterable<unknown> };
+  Comparator: new (options: { oas?: unknown }) => { compare(pact: unknown): AsyncIterable<ComparatorResult> };
 }
 
 interface ComparatorResult {
@@ -30,13 +34,6 @@ interface ComparatorResult {
   message: string;
   mockDetails?: { interactionDescription?: string | null; location?: string };
   specDetails?: { location?: string };
-}
-
-function versionHeaderOf(document: JsonObject): VersionHeader | undefined {
-  const header = document[VERSION_HEADER_EXTENSION];
-  if (!isJsonObject(header) || typeof header.name !== 'string' || typeof header.value !== 'string')
-    return undefined;
-  return { name: header.name, value: header.value, required: header.required !== false };
 }
 
 /**
@@ -54,9 +51,8 @@ function checkVersionHeader(pact: unknown, header: VersionHeader): ComparisonFin
     const key = Object.keys(headers).find((name) => name.toLowerCase() === header.name.toLowerCase());
     const raw = key === undefined ? undefined : headers[key];
     const value = Array.isArray(raw) ? raw.join(', ') : raw;
-    const description = typeof interaction.description === 'string' ? interaction.description : undefined;
     const at = {
-      interaction: description,
+      interaction: typeof interaction.description === 'string' ? interaction.description : undefined,
       pactLocation: `[root].interactions[${index}].request.headers.${header.name}`,
       documentLocation: `[root].${VERSION_HEADER_EXTENSION}`,
     };
@@ -93,10 +89,16 @@ export async function comparePact(document: JsonObject, pact: unknown): Promise<
   const { Comparator } = (await import('@pactflow/openapi-pact-comparator')) as unknown as ComparatorModule;
   // The comparator writes into the document it is given (merged parameters, security), so it gets a copy.
   const comparator = new Comparator({ oas: structuredClone(document) });
-  const header = versionHeaderOf(document);
-  const findings = header ? checkVersionHeader(pact, header) : [];
-  for await (const result of comparator.compare(structuredClone(pact))) {
-    const found = result as ComparatorResult;
+  const header = document[VERSION_HEADER_EXTENSION];
+  const findings =
+    isJsonObject(header) && typeof header.name === 'string' && typeof header.value === 'string'
+      ? checkVersionHeader(pact, {
+          name: header.name,
+          value: header.value,
+          required: header.required !== false,
+        })
+      : [];
+  for await (const found of comparator.compare(structuredClone(pact))) {
     findings.push({
       type: found.type,
       code: found.code,
@@ -107,4 +109,76 @@ export async function comparePact(document: JsonObject, pact: unknown): Promise<
     });
   }
   return findings;
+}
+
+/** What checking one pact file against its document found. */
+export interface PactComparison {
+  /** The pact's file name in its folder. */
+  readonly pact: string;
+  /** The document's file name it was checked against. */
+  readonly document: string;
+  readonly interactions: number;
+  readonly findings: readonly ComparisonFinding[];
+}
+
+function readJson(path: string): JsonObject {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new DocumentError(`Could not read ${path}: ${(error as Error).message.split('\n')[0]}`, {
+      cause: error,
+    });
+  }
+  return parseJsonObject(text, path);
+}
+
+/**
+ * Checks every pact file in `pactsDir` (`*.json`) against the document of the same provider
+ * in `openapiDir` (`<provider name>.json`, e.g. `print-order-api-v2.json`), interaction by
+ * interaction. A pact whose provider has no document is a `DocumentError`: every pact must
+ * be checked.
+ */
+export async function compareContracts(
+  pactsDir: string = PACTS_DIR,
+  openapiDir: string = join(pactsDir, 'openapi'),
+): Promise<PactComparison[]> {
+  const pactFiles = readdirSync(pactsDir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+  const comparisons: PactComparison[] = [];
+  for (const file of pactFiles) {
+    const pact = readJson(join(pactsDir, file));
+    const provider = isJsonObject(pact.provider) ? pact.provider.name : undefined;
+    if (typeof provider !== 'string') throw new DocumentError(`${file} names no provider`);
+    const documentFile = `${provider}.json`;
+    let document: JsonObject;
+    try {
+      document = readJson(join(openapiDir, documentFile));
+    } catch (error) {
+      throw new DocumentError(`No OpenAPI document for ${file}: expected ${documentFile} in ${openapiDir}`, {
+        cause: error,
+      });
+    }
+    const interactions = Array.isArray(pact.interactions) ? pact.interactions.length : 0;
+    comparisons.push({
+      pact: file,
+      document: documentFile,
+      interactions,
+      findings: await comparePact(document, pact),
+    });
+  }
+  return comparisons;
+}
+
+/** One line per finding: `error response.body.incompatible: <pact> "<interaction>": <message> (at …)`. */
+export function formatFindings(comparisons: readonly PactComparison[]): string {
+  return comparisons
+    .flatMap(({ pact, findings }) =>
+      findings.map(
+        (finding) =>
+          `${finding.type} ${finding.code}: ${pact} "${finding.interaction ?? '(pact)'}": ${finding.message}${finding.pactLocation ? ` (at ${finding.pactLocation})` : ''}`,
+      ),
+    )
+    .join('\n');
 }

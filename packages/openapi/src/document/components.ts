@@ -1,7 +1,54 @@
+import * as client from '@print-contracts/client';
+import { API_VERSIONS, OPERATION_NAMES, type OperationDefinition, operations } from '@print-contracts/client';
 import { z } from 'zod';
 import { DocumentError } from '../errors/document-error.js';
-import { isJsonObject, type Json, type JsonObject, SCHEMA_REF_PREFIX, schemaRef } from './json-schema.js';
-import { nameSchemas } from './schema-names.js';
+import { isJsonObject, type Json, type JsonObject, SCHEMA_REF_PREFIX } from '../json.js';
+
+const pascal = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+
+/** `orderDetailSchema` → `OrderDetail`: the name a client export gets as a component. */
+export const componentName = (exportName: string): string => pascal(exportName.replace(/Schema$/, ''));
+
+/**
+ * A component name for every zod schema the documents need. Each schema the client exports
+ * is named after its export (so generated clients get `OrderDetail`, not
+ * `GetOrder200Response`); a schema of the operations table the client does not export is
+ * named after its operation and part. Same client in, same names out.
+ */
+export function nameSchemas(): Map<z.ZodType, string> {
+  const names = new Map<z.ZodType, string>();
+  const taken = new Set<string>();
+  const give = (schema: z.ZodType, wanted: string) => {
+    if (names.has(schema)) return;
+    let name = wanted;
+    for (let n = 2; taken.has(name); n++) name = `${wanted}${n}`;
+    names.set(schema, name);
+    taken.add(name);
+  };
+  const exported = client as unknown as Record<string, unknown>;
+  for (const exportName of Object.keys(exported).sort()) {
+    const value = exported[exportName];
+    if (typeof value === 'object' && value !== null && '_zod' in value) {
+      give(value as z.ZodType, componentName(exportName));
+    }
+  }
+  for (const operationName of OPERATION_NAMES) {
+    const operation: OperationDefinition = operations[operationName];
+    const base = pascal(operationName);
+    if (operation.query) give(operation.query, `${base}Query`);
+    for (const [part, perVersion] of [
+      ['Body', operation.body],
+      ['Response', operation.response],
+    ] as const) {
+      if (!perVersion) continue;
+      const shared = perVersion.v1 === perVersion.v2;
+      for (const version of API_VERSIONS) {
+        give(perVersion[version], shared ? `${base}${part}` : `${base}${part}${version.toUpperCase()}`);
+      }
+    }
+  }
+  return names;
+}
 
 /** The client's zod schemas as OpenAPI schema components, and a `$ref` for each. */
 export interface SchemaComponents {
@@ -9,15 +56,12 @@ export interface SchemaComponents {
   readonly schemas: Readonly<Record<string, JsonObject>>;
   /** `{ $ref }` to the component of `schema`; throws for a schema that has none. */
   ref(schema: z.ZodType): JsonObject;
-  /** `schema` itself, or the component its `$ref` names. */
-  resolve(schema: JsonObject): JsonObject;
 }
 
 /** The text of a zod error parameter (a string becomes a function in zod 4), or undefined. */
-function messageOf(error: unknown): string | undefined {
-  if (typeof error !== 'function') return undefined;
+function messageOf(error: z.core.$ZodErrorMap<never> | undefined): string | undefined {
   try {
-    const message: unknown = error({ code: 'custom', input: undefined, path: [] });
+    const message: unknown = error?.({ code: 'custom', input: undefined, path: [] } as never);
     if (typeof message === 'string') return message;
     if (isJsonObject(message) && typeof message.message === 'string') return message.message;
   } catch {
@@ -26,34 +70,21 @@ function messageOf(error: unknown): string | undefined {
   return undefined;
 }
 
-interface ZodInternals {
-  _zod: {
-    def: {
-      type: string;
-      error?: unknown;
-      checks?: Array<{ _zod?: { def?: { check?: string; error?: unknown; path?: unknown[] } } }>;
-    };
-  };
-}
-
 /**
  * What the client checks in code that JSON Schema cannot say (refinements, `never`): their
  * messages, so the document tells a reader instead of silently accepting more.
  */
-function codeChecks(schema: z.ZodType): string[] {
-  const { def } = (schema as unknown as ZodInternals)._zod;
+function codeChecks({ _zod: { def } }: z.core.$ZodType): string[] {
   const messages: string[] = [];
   if (def.type === 'never') {
     const message = messageOf(def.error);
     messages.push(message ? `must be absent (${message})` : 'must be absent');
   }
   for (const check of def.checks ?? []) {
-    const checkDef = check._zod?.def;
-    if (checkDef?.check !== 'custom') continue;
-    const message = messageOf(checkDef.error);
+    const checkDef: z.core.$ZodCheckDef & { path?: PropertyKey[] } = check._zod.def;
+    const message = checkDef.check === 'custom' ? messageOf(checkDef.error) : undefined;
     if (!message) continue;
-    const path =
-      Array.isArray(checkDef.path) && checkDef.path.length > 0 ? `${checkDef.path.join('.')} ` : '';
+    const path = checkDef.path && checkDef.path.length > 0 ? `${checkDef.path.join('.')} ` : '';
     messages.push(`${path}${message}`);
   }
   return messages;
@@ -100,7 +131,7 @@ export function buildComponents(names: ReadonlyMap<z.ZodType, string> = nameSche
     unrepresentable: 'any',
     uri: (id) => `${SCHEMA_REF_PREFIX}${id}`,
     override: ({ zodSchema, jsonSchema }) => {
-      const checks = codeChecks(zodSchema as unknown as z.ZodType);
+      const checks = codeChecks(zodSchema);
       if (checks.length === 0) return;
       const note = `${CODE_CHECKS_NOTE}${checks.join('; ')}.`;
       jsonSchema.description = jsonSchema.description ? `${jsonSchema.description} ${note}` : note;
@@ -121,12 +152,7 @@ export function buildComponents(names: ReadonlyMap<z.ZodType, string> = nameSche
       const name = names.get(schema);
       if (name === undefined)
         throw new DocumentError('A schema of the operations table has no component name');
-      return schemaRef(name);
-    },
-    resolve(schema) {
-      const ref = schema.$ref;
-      if (typeof ref !== 'string' || !ref.startsWith(SCHEMA_REF_PREFIX)) return schema;
-      return schemas[ref.slice(SCHEMA_REF_PREFIX.length)] ?? schema;
+      return { $ref: `${SCHEMA_REF_PREFIX}${name}` };
     },
   };
 }
