@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { CONSUMER_NAME, PLACEHOLDER_CREDENTIALS } from '@print-contracts/client';
+import { CONSUMER_NAME, PLACEHOLDER_CREDENTIALS } from '@print-contracts/client/kit';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
 import { PROVIDER_STATES_PATH } from '@print-contracts/sample-api/control-surface';
 import { killLeftovers, REPO_ROOT as root, start } from '@print-contracts/test-support';

@@ -63,7 +63,7 @@ describe('the published packages', () => {
   });
 
   it.each([
-    ['@print-contracts/client', 'PROVIDER_STATES', 'object'],
+    ['@print-contracts/client/kit', 'PROVIDER_STATES', 'object'],
     ['@print-contracts/sample-api/control-surface', 'CONTROL_BASE_PATH', 'string'],
   ])('the light entry %s resolves from its tarball and exports %s', async (entry, name, type) => {
     const script = `const m = await import('${entry}'); console.log(typeof m.${name});`;

@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { untilStopped } from '@print-contracts/client';
+import { untilStopped } from '@print-contracts/client/kit';
 import { benchClientThroughput } from './client-throughput.js';
 import { benchConsumerSuite } from './consumer-suite.js';
 import { sectionOf, withSection } from './mutations/summary.js';

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/client';
+import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/client/kit';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
 import { PROVIDER_STATES_PATH } from '@print-contracts/sample-api/control-surface';
 import { REPORT_FILES, type RunReport } from '@print-contracts/verifier';

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { API_VERSIONS } from '@print-contracts/client';
 import {
-  API_VERSIONS,
   PLACEHOLDER_CREDENTIALS,
   pactFileName,
   providerName,
   VENDOR_EXAMPLES,
-} from '@print-contracts/client';
+} from '@print-contracts/client/kit';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
 import { startDocsStandIn } from '@print-contracts/sample-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

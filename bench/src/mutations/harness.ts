@@ -1,6 +1,7 @@
 import { access, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ApiVersion, ENV, providerName } from '@print-contracts/client';
+import { type ApiVersion, ENV } from '@print-contracts/client';
+import { providerName } from '@print-contracts/client/kit';
 import { startSampleApi } from '@print-contracts/sample-api';
 import { captureIo, startAlteringProxy } from '@print-contracts/test-support';
 import {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
-import { describeTransportFailure, redact, untilStopped, usageLine } from '@print-contracts/client';
+import { describeTransportFailure, redact, untilStopped, usageLine } from '@print-contracts/client/kit';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
 import { brokerSecrets, isUsageError, UsageError } from '@print-contracts/verifier';
 

@@ -1,4 +1,4 @@
-import { CONSUMER_NAME } from '@print-contracts/client';
+import { CONSUMER_NAME } from '@print-contracts/client/kit';
 import { checkBrokerUrl, UsageError } from '@print-contracts/verifier';
 import {
   type BrokerIo,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { argsProblem, CONSUMER_NAME } from '@print-contracts/client';
+import { argsProblem, CONSUMER_NAME } from '@print-contracts/client/kit';
 import { checkBrokerUrl, UsageError } from '@print-contracts/verifier';
 import {
   BROKER_EXIT_CODES,

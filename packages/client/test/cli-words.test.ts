@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { closestFlag } from '../src/cli-words.js';
-import { argsProblem, describeTransportFailure, usageLine } from '../src/index.js';
+import { argsProblem, describeTransportFailure, usageLine } from '../src/kit.js';
 
 const KNOWN = ['base-url', 'mode', 'only', 'verbose', 'version', 'strict', 'help'];
 

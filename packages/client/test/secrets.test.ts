@@ -7,10 +7,8 @@ import {
   isPrintOrderError,
   OrdersClient,
   type OrdersClientOptions,
-  REDACTED,
-  redact,
-  secretForms,
 } from '../src/index.js';
+import { REDACTED, redact, secretForms } from '../src/kit.js';
 import { createBodies, ORDER_ID, ORDER_UUID, SECRET, USER_ID } from './support/fixtures.js';
 import {
   type Handler,

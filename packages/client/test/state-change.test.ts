@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStateChange } from '../src/index.js';
+import { parseStateChange } from '../src/kit.js';
 
 describe('parseStateChange', () => {
   it.each([

@@ -5,8 +5,8 @@ import {
   type CreateOrderV2,
   isOrderCreationFailedError,
   type UpdateOrderV1,
-  VENDOR_EXAMPLES,
 } from '../src/index.js';
+import { VENDOR_EXAMPLES } from '../src/kit.js';
 import { jsonOf, ORDER_ID, ORDER_UUID } from './support/fixtures.js';
 import { reply, useScriptedServer } from './support/scripted-server.js';
 

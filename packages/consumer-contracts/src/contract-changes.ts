@@ -1,4 +1,4 @@
-import { canonicalJson } from '@print-contracts/client';
+import { canonicalJson } from '@print-contracts/client/kit';
 import { asPact, type PactFile, type PactInteraction } from './pact-files.js';
 
 /** One difference between the committed contracts and the ones the suite generated. */

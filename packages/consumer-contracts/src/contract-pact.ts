@@ -12,16 +12,18 @@ import { type ConsumerPact, makeConsumerPact } from '@pact-foundation/pact-core'
 import {
   API_BASE_PATH,
   type ApiVersion,
-  CONSUMER_NAME,
   DEFAULT_VERSION_HEADER,
   OrdersClient,
-  PLACEHOLDER_CREDENTIALS,
-  providerName,
   SECRET_HEADER,
   USER_ID_HEADER,
   versionHeaderValue,
-  WRONG_SECRET,
 } from '@print-contracts/client';
+import {
+  CONSUMER_NAME,
+  PLACEHOLDER_CREDENTIALS,
+  providerName,
+  WRONG_SECRET,
+} from '@print-contracts/client/kit';
 
 /** How the client of one interaction is set up; the pact's request headers follow from it. */
 export interface ClientSetup {

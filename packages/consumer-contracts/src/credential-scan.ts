@@ -1,11 +1,5 @@
-import {
-  ENV,
-  PLACEHOLDER_CREDENTIALS,
-  SECRET_HEADER,
-  USER_ID_HEADER,
-  UUID_PATTERN,
-  WRONG_SECRET,
-} from '@print-contracts/client';
+import { ENV, SECRET_HEADER, USER_ID_HEADER, UUID_PATTERN } from '@print-contracts/client';
+import { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from '@print-contracts/client/kit';
 
 /** Something in a contract file that looks like a credential. Never holds the value itself. */
 export interface CredentialFinding {

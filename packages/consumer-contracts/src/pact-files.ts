@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, sortKeys } from '@print-contracts/client';
+import { canonicalJson, sortKeys } from '@print-contracts/client/kit';
 import { PactOutputError } from './errors/index.js';
 
 /** A list of matching rules on one value. */

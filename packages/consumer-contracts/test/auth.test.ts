@@ -1,4 +1,5 @@
-import { API_VERSIONS, isHttpError, operations, PROVIDER_STATES } from '@print-contracts/client';
+import { API_VERSIONS, isHttpError, operations } from '@print-contracts/client';
+import { PROVIDER_STATES } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented } from '../src/expectations.js';
 import { EXAMPLE_OTHER_SET_ORDER } from '../src/fixtures/examples.js';

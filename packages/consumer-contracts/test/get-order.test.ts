@@ -1,11 +1,5 @@
-import {
-  API_VERSIONS,
-  isHttpError,
-  isOrderCreationFailedError,
-  operations,
-  PROVIDER_STATES,
-  UNKNOWN_ORDER_ID,
-} from '@print-contracts/client';
+import { API_VERSIONS, isHttpError, isOrderCreationFailedError, operations } from '@print-contracts/client';
+import { PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { EXAMPLE_FAILED_ORDER, EXAMPLE_ORDER, EXAMPLE_ORDER_DETAIL } from '../src/fixtures/examples.js';

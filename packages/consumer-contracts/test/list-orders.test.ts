@@ -1,11 +1,6 @@
 import { MatchersV3 } from '@pact-foundation/pact';
-import {
-  API_VERSIONS,
-  LIST_LIMIT_MAX,
-  type OrderStatus,
-  operations,
-  PROVIDER_STATES,
-} from '@print-contracts/client';
+import { API_VERSIONS, LIST_LIMIT_MAX, type OrderStatus, operations } from '@print-contracts/client';
+import { PROVIDER_STATES } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { OFFSET_PAST_THE_END } from '../src/fixtures/examples.js';

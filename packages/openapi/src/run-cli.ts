@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { argsProblem, usageLine } from '@print-contracts/client';
+import { argsProblem, usageLine } from '@print-contracts/client/kit';
 import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';

@@ -6,8 +6,8 @@ import {
   operations,
   SECRET_HEADER,
   USER_ID_HEADER,
-  VENDOR_EXAMPLES,
 } from '@print-contracts/client';
+import { VENDOR_EXAMPLES } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocuments } from '../src/document/build-document.js';
 import { EXAMPLE_PLACEMENTS } from '../src/document/examples.js';

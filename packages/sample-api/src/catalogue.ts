@@ -1,4 +1,5 @@
-import { EXAMPLE_PRODUCTS, VENDOR_EXAMPLES } from '@print-contracts/client';
+import { EXAMPLE_PRODUCTS } from '@print-contracts/client';
+import { VENDOR_EXAMPLES } from '@print-contracts/client/kit';
 
 /** A product the simulator sells: v1 orders name it by `productCode`, v2 orders by `sku`. */
 export interface Product {

@@ -6,8 +6,8 @@ import {
   type OperationName,
   SECRET_HEADER,
   USER_ID_HEADER,
-  VENDOR_EXAMPLES,
 } from '@print-contracts/client';
+import { VENDOR_EXAMPLES } from '@print-contracts/client/kit';
 import { type CredentialSet, DEMO_CREDENTIALS } from './credentials.js';
 import { route } from './router.js';
 

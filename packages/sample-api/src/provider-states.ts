@@ -1,11 +1,5 @@
-import {
-  exampleOrder,
-  ORDER_STATUSES,
-  type OrderLine,
-  type OrderStatus,
-  PROVIDER_STATES,
-  parseStateChange,
-} from '@print-contracts/client';
+import { exampleOrder, ORDER_STATUSES, type OrderLine, type OrderStatus } from '@print-contracts/client';
+import { PROVIDER_STATES, parseStateChange } from '@print-contracts/client/kit';
 import type { ControlState } from './control-surface.js';
 import { ApiAnswerError } from './errors/api-answer-error.js';
 import { type Answer, jsonAnswer } from './http/answer.js';

@@ -1,15 +1,12 @@
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import {
-  argsProblem,
   DEFAULT_VERSION_HEADER,
   SECRET_HEADER,
-  type StopSources,
   USER_ID_HEADER,
-  untilStopped,
-  usageLine,
   versionHeaderValue,
 } from '@print-contracts/client';
+import { argsProblem, type StopSources, untilStopped, usageLine } from '@print-contracts/client/kit';
 import { describeCatalogue } from './catalogue.js';
 import { CONTROL_BASE_PATH } from './control-surface.js';
 import {

@@ -1,4 +1,5 @@
-import { CANCEL_REFUSED_MESSAGE, isHttpError, VENDOR_EXAMPLES } from '@print-contracts/client';
+import { CANCEL_REFUSED_MESSAGE, isHttpError } from '@print-contracts/client';
+import { VENDOR_EXAMPLES } from '@print-contracts/client/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspect, setState } from './helpers/control.js';
 import { ADDRESS, orderFor, V2_LINE } from './helpers/orders.js';

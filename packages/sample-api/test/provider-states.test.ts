@@ -1,9 +1,5 @@
-import {
-  CANCEL_REFUSED_MESSAGE,
-  isHttpError,
-  isOrderCreationFailedError,
-  PROVIDER_STATES,
-} from '@print-contracts/client';
+import { CANCEL_REFUSED_MESSAGE, isHttpError, isOrderCreationFailedError } from '@print-contracts/client';
+import { PROVIDER_STATES } from '@print-contracts/client/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_STATES_PATH } from '../src/index.js';
 import { inspect } from './helpers/control.js';

@@ -1,4 +1,4 @@
-import { untilStopped } from '@print-contracts/client';
+import { untilStopped } from '@print-contracts/client/kit';
 import { SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
 import { runVerify } from './run-verify.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { secretForms } from '@print-contracts/client';
+import { secretForms } from '@print-contracts/client/kit';
 import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
 import {
   type Alteration,

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { secretForms } from '@print-contracts/client';
+import { secretForms } from '@print-contracts/client/kit';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exampleOrder, OrdersClient, UNKNOWN_ORDER_ID } from '@print-contracts/client';
+import { exampleOrder, OrdersClient } from '@print-contracts/client';
+import { UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
 import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
 import {
   type Alteration,

@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pactFileName } from '@print-contracts/client';
+import { pactFileName } from '@print-contracts/client/kit';
 
 const CONTRACTS = fileURLToPath(new URL('../../../../contracts/', import.meta.url));
 

@@ -7,8 +7,8 @@ import {
   type OrderDetail,
   type OrderStatus,
   type OrderSummary,
-  VENDOR_EXAMPLES,
 } from '../../src/index.js';
+import { VENDOR_EXAMPLES } from '../../src/kit.js';
 
 /** Credentials of the tests; the secret is distinctive so a leak of it is easy to find. */
 export const USER_ID = 'user-7d41';

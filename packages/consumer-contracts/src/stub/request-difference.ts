@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { canonicalJson } from '@print-contracts/client';
+import { canonicalJson } from '@print-contracts/client/kit';
 import type { PactInteraction, PactRuleList } from '../pact-files.js';
 
 /*

@@ -3,16 +3,18 @@ import { parseArgs } from 'node:util';
 import {
   API_VERSIONS,
   type ApiVersion,
-  argsProblem,
   DEFAULT_VERSION_HEADER,
   SECRET_HEADER,
-  STOP_SIGNALS,
-  type StopSources,
   USER_ID_HEADER,
-  untilStopped,
-  usageLine,
   versionHeaderValue,
 } from '@print-contracts/client';
+import {
+  argsProblem,
+  STOP_SIGNALS,
+  type StopSources,
+  untilStopped,
+  usageLine,
+} from '@print-contracts/client/kit';
 import { CONTRACTS_DIR } from '../contracts-dir.js';
 import { isPactOutputError, isStubServerError } from '../errors/index.js';
 import { readPact } from '../pact-files.js';

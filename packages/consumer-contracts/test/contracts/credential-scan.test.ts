@@ -1,10 +1,5 @@
-import {
-  ENV,
-  PLACEHOLDER_CREDENTIALS,
-  SECRET_HEADER,
-  USER_ID_HEADER,
-  WRONG_SECRET,
-} from '@print-contracts/client';
+import { ENV, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
+import { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { scanForCredentials, secretsFromEnv, tokenReason } from '../../src/credential-scan.js';
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_BASE_PATH, isHttpError, operations, PROVIDER_STATES } from '@print-contracts/client';
+import { API_BASE_PATH, isHttpError, operations } from '@print-contracts/client';
+import { PROVIDER_STATES } from '@print-contracts/client/kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractPact } from '../../src/contract-pact.js';
 import { EXAMPLE_ORDER } from '../../src/fixtures/examples.js';

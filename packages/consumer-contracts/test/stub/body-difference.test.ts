@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { pactFileName } from '@print-contracts/client';
+import { pactFileName } from '@print-contracts/client/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACTS_DIR } from '../../src/contracts-dir.js';
 import { NO_INTERACTION_STATUS, type StubServer, startStubServer } from '../../src/index.js';

@@ -2,14 +2,8 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  API_VERSIONS,
-  isHttpError,
-  OrdersClient,
-  PLACEHOLDER_CREDENTIALS,
-  PROVIDER_STATES,
-  UNKNOWN_ORDER_ID,
-} from '@print-contracts/client';
+import { API_VERSIONS, isHttpError, OrdersClient } from '@print-contracts/client';
+import { PLACEHOLDER_CREDENTIALS, PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
 import { living, waitUntilGone } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_ORDER } from '../../src/fixtures/examples.js';

@@ -1,4 +1,4 @@
-import { canonicalJson, findProviderState, PLACEHOLDER_CREDENTIALS } from '@print-contracts/client';
+import { canonicalJson, findProviderState, PLACEHOLDER_CREDENTIALS } from '@print-contracts/client/kit';
 import { buildOpenApiDocuments, renderOpenApiSection } from '@print-contracts/openapi';
 import { ASSUMED_PREFIX, DOCUMENTED_PREFIX } from '../../src/expectations.js';
 import { PRESENT_PATTERN } from '../../src/matchers.js';

@@ -1,11 +1,5 @@
-import {
-  API_VERSIONS,
-  type ApiVersion,
-  type OperationName,
-  operations,
-  VENDOR_EXAMPLES,
-  type VendorExampleName,
-} from '@print-contracts/client';
+import { API_VERSIONS, type ApiVersion, type OperationName, operations } from '@print-contracts/client';
+import { VENDOR_EXAMPLES, type VendorExampleName } from '@print-contracts/client/kit';
 import type { z } from 'zod';
 import type { JsonObject } from '../json.js';
 

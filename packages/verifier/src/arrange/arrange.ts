@@ -1,4 +1,5 @@
-import { findProviderState, LIST_LIMIT_MAX } from '@print-contracts/client';
+import { LIST_LIMIT_MAX } from '@print-contracts/client';
+import { findProviderState } from '@print-contracts/client/kit';
 import { type ArrangeError, isArrangeError } from '../errors/index.js';
 import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { isNotVerifiableCode } from '../plan/not-verifiable.js';

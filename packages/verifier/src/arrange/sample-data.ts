@@ -1,12 +1,11 @@
 import {
   type ApiVersion,
-  canonicalJson,
   LIST_LIMIT_MAX,
   ORDER_STATUSES,
   operations,
   queryKeys,
-  UNKNOWN_ORDER_ID,
 } from '@print-contracts/client';
+import { canonicalJson, UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
 import type { PlannedInteraction } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
 import { memo } from './memo.js';

@@ -1,5 +1,5 @@
 import type { ApiVersion } from '@print-contracts/client';
-import { providerName } from '@print-contracts/client';
+import { providerName } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { BrokerError } from '../errors/index.js';

@@ -1,4 +1,4 @@
-import { describeTransportFailure } from '@print-contracts/client';
+import { describeTransportFailure } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 import { BrokerError } from '../errors/index.js';
 import type { BrokerAuth, BrokerConnection } from '../options/verify-options.js';

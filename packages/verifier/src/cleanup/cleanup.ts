@@ -1,4 +1,4 @@
-import { redact } from '@print-contracts/client';
+import { redact } from '@print-contracts/client/kit';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';

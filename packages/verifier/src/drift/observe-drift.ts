@@ -1,10 +1,10 @@
 import {
   type ApiVersion,
   DEFAULT_VERSION_HEADER,
-  redact,
   VERSION_WITHOUT_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
+import { redact } from '@print-contracts/client/kit';
 import type { RecordedExchange } from '../record/recorder.js';
 import type { DocumentOperation, OpenApiDocument } from './openapi-documents.js';
 import { type DriftKind, isObject, type JsonObject, SchemaWalker } from './schema-walk.js';

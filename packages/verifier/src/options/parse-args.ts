@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_BASE_PATH, API_VERSIONS, argsProblem, withoutUserInfo } from '@print-contracts/client';
+import { API_BASE_PATH, API_VERSIONS } from '@print-contracts/client';
+import { argsProblem, withoutUserInfo } from '@print-contracts/client/kit';
 import { UsageError } from '../errors/index.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { API_VERSIONS, formatPath, providerName } from '@print-contracts/client';
+import { API_VERSIONS, formatPath } from '@print-contracts/client';
+import { providerName } from '@print-contracts/client/kit';
 import type { z } from 'zod';
 import { PactFileError } from '../errors/index.js';
 import { interactionSchema, type LoadedPact, type PactSource, pactSchema } from './interaction.js';

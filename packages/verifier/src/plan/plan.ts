@@ -1,4 +1,5 @@
-import { API_BASE_PATH, type ApiVersion, canonicalJson, findProviderState } from '@print-contracts/client';
+import { API_BASE_PATH, type ApiVersion } from '@print-contracts/client';
+import { canonicalJson, findProviderState } from '@print-contracts/client/kit';
 import { UnknownStateError, UsageError } from '../errors/index.js';
 import type { TargetMode } from '../options/verify-options.js';
 import { type LoadedPact, type PactInteraction, stateLabel } from '../pacts/interaction.js';

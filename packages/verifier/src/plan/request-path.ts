@@ -3,11 +3,11 @@ import {
   OPERATION_NAMES,
   type OperationName,
   operations,
-  PLACEHOLDER_CREDENTIALS,
   pathPattern,
   SECRET_HEADER,
   USER_ID_HEADER,
 } from '@print-contracts/client';
+import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/client/kit';
 import type { PactInteraction } from '../pacts/interaction.js';
 
 /**

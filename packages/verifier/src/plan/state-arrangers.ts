@@ -1,9 +1,5 @@
-import {
-  ORDER_STATUSES,
-  type OrderStatus,
-  PROVIDER_STATES,
-  type ProviderStateName,
-} from '@print-contracts/client';
+import { ORDER_STATUSES, type OrderStatus } from '@print-contracts/client';
+import { PROVIDER_STATES, type ProviderStateName } from '@print-contracts/client/kit';
 import type { CreatedSpec, FixtureSpec, ListedWant } from './fixture-spec.js';
 import type { NotVerifiableCode } from './not-verifiable.js';
 

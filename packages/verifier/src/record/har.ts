@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { REDACTED, redact, SECRET_HEADER, secretForms, USER_ID_HEADER } from '@print-contracts/client';
+import { SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
+import { REDACTED, redact, secretForms } from '@print-contracts/client/kit';
 import type { RecordedExchange } from './recorder.js';
 
 interface NameValue {

@@ -1,4 +1,5 @@
-import { API_VERSIONS, type ApiVersion, redact } from '@print-contracts/client';
+import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { redact } from '@print-contracts/client/kit';
 import { type Comparison, interactionKey } from '../compare/compare.js';
 import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, type StopSignal } from '../exit-codes.js';

@@ -1,4 +1,4 @@
-import { redact } from '@print-contracts/client';
+import { redact } from '@print-contracts/client/kit';
 import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { VerifyOptions } from '../options/verify-options.js';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { redact } from '@print-contracts/client';
+import { redact } from '@print-contracts/client/kit';
 import { junitXml } from './junit.js';
 import { markdownSummary } from './markdown.js';
 import type { RunReport } from './model.js';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bodyText, isHttpError, isResponseValidationError, redact } from '@print-contracts/client';
+import { bodyText, isHttpError, isResponseValidationError } from '@print-contracts/client';
+import { redact } from '@print-contracts/client/kit';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';

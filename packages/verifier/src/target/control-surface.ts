@@ -1,4 +1,5 @@
-import { notConnected, withRetries } from '@print-contracts/client';
+import { withRetries } from '@print-contracts/client';
+import { notConnected } from '@print-contracts/client/kit';
 import { type ControlState, postControlState } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { ArrangeError } from '../errors/index.js';

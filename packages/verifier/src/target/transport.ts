@@ -1,13 +1,10 @@
+import { parseRetryAfter, type RetryObserver, type RetryPolicy, withRetries } from '@print-contracts/client';
 import {
   describeIncompleteBody,
   describeTransportFailure,
   notConnected,
-  parseRetryAfter,
-  type RetryObserver,
-  type RetryPolicy,
   untrusted,
-  withRetries,
-} from '@print-contracts/client';
+} from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 
 /** Retries of a request that got no answer, or a 503 without `Retry-After`, unless `--retries` says otherwise. */

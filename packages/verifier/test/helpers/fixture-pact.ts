@@ -1,16 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type ApiVersion, exampleOrder, versionHeaderValue } from '@print-contracts/client';
 import {
-  type ApiVersion,
   CONSUMER_NAME,
-  exampleOrder,
   PLACEHOLDER_CREDENTIALS,
   PROVIDER_STATES,
   pactFileName,
   providerName,
-  versionHeaderValue,
   WRONG_SECRET,
-} from '@print-contracts/client';
+} from '@print-contracts/client/kit';
 
 /**
  * Small hand-built V4 pacts in the shape the consumer suite writes (placeholder credentials,

@@ -9,10 +9,10 @@ import {
   type OperationName,
   OrdersClient,
   operations,
-  PLACEHOLDER_CREDENTIALS,
   SECRET_HEADER,
   USER_ID_HEADER,
 } from '@print-contracts/client';
+import { PLACEHOLDER_CREDENTIALS } from '@print-contracts/client/kit';
 import { startCredentialStrippingProxy } from '../../../src/contract-pact.js';
 import { STUB_STATE_HEADER, type StubRoute, stubRoutes } from '../../../src/index.js';
 import { type PactFile, type PactInteraction, readPact } from '../../../src/pact-files.js';

@@ -1,11 +1,5 @@
-import {
-  type ApiVersion,
-  orderCreatedSchema,
-  redact,
-  redactBuffer,
-  redactValue,
-  UNPROCESSED_STATUSES,
-} from '@print-contracts/client';
+import { type ApiVersion, orderCreatedSchema, UNPROCESSED_STATUSES } from '@print-contracts/client';
+import { redact, redactBuffer, redactValue } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';

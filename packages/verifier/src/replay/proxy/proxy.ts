@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { redact } from '@print-contracts/client';
+import { redact } from '@print-contracts/client/kit';
 import { type Exchange, type ForwardContext, forward } from './forwarder.js';
 import { type FilterContext, filterRequest, parseBody } from './request-filter.js';
 import { type SequenceItem, STATE_PATH, type StateSequence } from './state-endpoint.js';

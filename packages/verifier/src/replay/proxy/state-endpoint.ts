@@ -1,4 +1,4 @@
-import { canonicalJson, parseStateChange } from '@print-contracts/client';
+import { canonicalJson, parseStateChange } from '@print-contracts/client/kit';
 import type { StateValues } from '../../arrange/arrange.js';
 import type { StateRef } from '../../pacts/interaction.js';
 

@@ -1,0 +1,22 @@
+/**
+ * What the kit's own packages share beside the client (`@print-contracts/client/kit`): the
+ * contract vocabulary (provider states, participants, placeholders, canonical JSON), stopping on
+ * signals, redaction, transport-failure wording and the CLIs' usage lines. The consumer suite,
+ * the simulator, the verifier and the tools read them; an integrator needs only the main entry.
+ */
+export { argsProblem, usageLine } from './cli-words.js';
+export * from './contract/canonical-json.js';
+export * from './contract/participants.js';
+export * from './contract/placeholders.js';
+export * from './contract/provider-states.js';
+export * from './contract/state-change.js';
+export { withoutUserInfo } from './options.js';
+export * from './redact.js';
+export {
+  describeIncompleteBody,
+  describeTransportFailure,
+  notConnected,
+  untrusted,
+} from './transport-failures.js';
+export * from './until-stopped.js';
+export * from './vendor-examples.js';
