@@ -248,6 +248,31 @@ describe('drift and the HAR record of a run against a stand-in of the vendor', (
     expect(result.report.drift?.findings.length).toBeGreaterThan(0);
     expect(result.code).toBe(1);
   }, 180_000);
+
+  it('--fail-on-drift against a baseline fails on drift the baseline did not show, and not on drift it did', async () => {
+    const [stand] = STAND_INS;
+    if (!stand) throw new Error('no stand-in');
+    const baseline = (name: string) => ['--baseline', space.path(`${name}/${REPORT_FILES.json}`)];
+    expect((await run('baseline-clean', {})).code).toBe(0);
+    expect((await run('baseline-drifted', stand.alteration)).code).toBe(0);
+
+    const fresh = await run('drift-new', stand.alteration, [
+      '--fail-on-drift',
+      ...baseline('baseline-clean'),
+    ]);
+    expect(fresh.report.totals.failed).toBe(0);
+    expect(fresh.code, fresh.stdout).toBe(1);
+    expect(fresh.stdout).toContain(
+      'answers drifted from the OpenAPI description and --fail-on-drift counts that',
+    );
+
+    const known = await run('drift-known', stand.alteration, [
+      '--fail-on-drift',
+      ...baseline('baseline-drifted'),
+    ]);
+    expect(known.report.drift?.findings.length).toBeGreaterThan(0);
+    expect(known.code, known.stdout).toBe(0);
+  }, 300_000);
 });
 
 describe('compareDriftWithBaseline', () => {

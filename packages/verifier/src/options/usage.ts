@@ -48,7 +48,8 @@ Contracts and reports
                             (default: contracts/openapi/ when present). Every run also writes
                             the exchanges with the target, redacted, as <report-dir>/verify-exchanges.har.
   --fail-on-drift           Exit 1 when an answer shows drift from the OpenAPI description
-                            (otherwise drift findings inform only).
+                            (with --baseline: drift the baseline did not show; otherwise
+                            drift findings inform only).
 
 Orders
   --order-fixture FILE      The create body to order with: one JSON create body, or

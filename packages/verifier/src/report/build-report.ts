@@ -11,7 +11,7 @@ import type { Settlement } from '../settle/settle.js';
 import type { Target } from '../target/target.js';
 import type { RetrySummary } from '../target/transport.js';
 import { KIT_NAME, KIT_VERSION } from './kit-version.js';
-import { printable, type RunReport } from './model.js';
+import { driftFails, printable, type RunReport } from './model.js';
 
 /** What the report stage reads besides the stages' results. */
 interface ReportContext {
@@ -74,10 +74,11 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     durationMs: Math.round(context.durationMs),
     target: { kind, baseUrl, mode, control: controlOrigin !== undefined },
     strict,
+    failOnDrift: context.failOnDrift ?? false,
     stoppedBy,
     exitCode: withDrift(
       exitCodeFor(totals.failed > 0 || (strict && totals.notVerifiable > 0), totals, stoppedBy),
-      context,
+      driftFails(context.failOnDrift ?? false, context.drift),
     ),
     totals,
     byVersion: Object.fromEntries(
@@ -97,11 +98,9 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
   };
 }
 
-/** Drift findings fail an otherwise passing run only when the user asked for it (`--fail-on-drift`). */
-function withDrift(exitCode: ExitCode, context: ReportContext): ExitCode {
-  const found = (context.drift?.findings.length ?? 0) > 0;
-  return exitCode === EXIT_CODES.passed && context.failOnDrift && found ? EXIT_CODES.failed : exitCode;
-}
+/** Failing drift turns an otherwise passing run into exit 1. */
+const withDrift = (exitCode: ExitCode, fails: boolean): ExitCode =>
+  exitCode === EXIT_CODES.passed && fails ? EXIT_CODES.failed : exitCode;
 
 function counts(interactions: readonly { verdict: Verdict }[]) {
   const count = (verdict: Verdict) => interactions.filter((item) => item.verdict === verdict).length;
@@ -130,7 +129,12 @@ function exitCodeFor(
 /** The report with its comparison, whose failures decide exit 1 instead of the verdicts alone. */
 export function withComparison(report: RunReport, comparison: Comparison | undefined): RunReport {
   if (comparison === undefined) return report;
-  return { ...report, exitCode: exitCodeFor(comparison.fails, report.totals, report.stoppedBy), comparison };
+  const exitCode = exitCodeFor(comparison.fails, report.totals, report.stoppedBy);
+  return {
+    ...report,
+    exitCode: withDrift(exitCode, driftFails(report.failOnDrift, report.drift)),
+    comparison,
+  };
 }
 
 /** A version the target no longer serves, said once; its interactions keep their own verdicts. */

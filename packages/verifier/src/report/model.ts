@@ -1,5 +1,6 @@
 import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
 import type { Change, Comparison } from '../compare/compare.js';
+import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { LedgerOutcome } from '../ledger/ledger.js';
 import { VERDICT_WORDS, type Verdict } from '../plan/plan.js';
@@ -62,18 +63,27 @@ export const printable = (text: string): string =>
   text.replace(CONTROL, (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
+ * Drift fails a run only when the user asked for it (`--fail-on-drift`), and against a baseline
+ * only drift the baseline did not show: a night is red on what is new.
+ */
+export const driftFails = (failOnDrift: boolean, drift: DriftReport | undefined): boolean =>
+  failOnDrift && (drift?.findings ?? []).some((finding) => finding.change !== 'known');
+
+/**
  * Why a run exits 1 though no interaction failed: `--strict` counting the not verifiable ones,
  * or `--fail-on-drift`. Undefined when a contract broke (the failures say it) or the run passed.
  */
 export function failedWithoutBreak(report: RunReport): string | undefined {
   const { totals } = report;
   if (report.exitCode !== EXIT_CODES.failed || totals.failed > 0) return undefined;
+  // Against a baseline, what is new decides, and the changes since the baseline say it.
+  if (report.comparison?.fails) return undefined;
   if (report.strict && totals.notVerifiable > 0) {
     const many =
       totals.notVerifiable === 1 ? '1 interaction was' : `${totals.notVerifiable} interactions were`;
     return `Exit 1: no contract broke, but ${many} not verifiable here and --strict counts them as failures.`;
   }
-  if ((report.drift?.findings.length ?? 0) > 0) {
+  if (driftFails(report.failOnDrift, report.drift)) {
     return 'Exit 1: no contract broke, but answers drifted from the OpenAPI description and --fail-on-drift counts that.';
   }
   return undefined;
