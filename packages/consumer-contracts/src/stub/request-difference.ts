@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { canonicalJson } from '@print-contracts/client/kit';
 import type { PactInteraction, PactRuleList } from '../pact-files.js';
+import type { StubRoute } from './stub-guide.js';
 
 /*
  * How a request differs from an interaction, under the interaction's own matching rules: what
@@ -277,16 +278,11 @@ function pathFits({ request }: PactInteraction, path: string): boolean {
   return !!list?.matchers?.length && listFits(list, (rule) => verdict(rule, request.path, path).fits);
 }
 
-/** Whether `interaction` is among those the state header leaves (all, when none was sent). */
-function withinStates(interaction: PactInteraction, selector: string | undefined): boolean {
-  const names = (interaction.providerStates ?? []).map((state) => state.name);
-  if (selector === undefined || names.length === 0) return true;
-  try {
-    const pattern = new RegExp(selector);
-    return names.some((name) => pattern.test(name));
-  } catch {
-    return true;
-  }
+/** Whether `route` is among those the state header (a valid regex) leaves; all when none was sent. */
+function withinStates({ states }: StubRoute, selector: string | undefined): boolean {
+  return (
+    selector === undefined || states.length === 0 || states.some((name) => new RegExp(selector).test(name))
+  );
 }
 
 /**
@@ -295,21 +291,20 @@ function withinStates(interaction: PactInteraction, selector: string | undefined
  * request, with the first way its body differs. Undefined when none has that method and path,
  * or the nearest one's body fits (then the body is not why the stub server found no interaction).
  */
-export function nearestBodyDifference<T extends { readonly interaction: PactInteraction }>(
-  served: Iterable<T>,
+export function nearestBodyDifference(
+  routes: readonly StubRoute[],
   request: RefusedRequest,
-): { nearest: T; difference: string; headers: string[] } | undefined {
-  let best: { nearest: T; body: string[]; headers: string[] } | undefined;
-  for (const candidate of served) {
-    const { interaction } = candidate;
-    if (interaction.type !== 'Synchronous/HTTP') continue;
-    if (interaction.request.method.toUpperCase() !== request.method.toUpperCase()) continue;
+): { nearest: StubRoute; difference: string; headers: string[] } | undefined {
+  let best: { nearest: StubRoute; body: string[]; headers: string[] } | undefined;
+  for (const route of routes) {
+    const { interaction } = route;
+    if (route.method !== request.method.toUpperCase()) continue;
     if (!pathFits(interaction, request.path)) continue;
-    if (!withinStates(interaction, request.stateSelector)) continue;
+    if (!withinStates(route, request.stateSelector)) continue;
     const body = bodyDifferences(interaction, request.body);
     const headers = headerMismatches(interaction, request.headers);
     if (!best || body.length + headers.length < best.body.length + best.headers.length)
-      best = { nearest: candidate, body, headers };
+      best = { nearest: route, body, headers };
   }
   const difference = best?.body[0];
   return best && difference ? { nearest: best.nearest, difference, headers: best.headers } : undefined;

@@ -9,9 +9,8 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
-import type { PactInteraction } from '../pact-files.js';
 import { headerMismatches, nearestBodyDifference } from './request-difference.js';
-import { stateSelector } from './stub-guide.js';
+import { type StubRoute, statesSelector } from './stub-guide.js';
 
 /**
  * Where several interactions fit one request (an order that exists, or one in production, on
@@ -38,12 +37,6 @@ export const NO_INTERACTION_STATUS = 501;
  */
 export const CHOSEN_HEADER = 'x-print-contracts-chosen';
 
-/** One interaction the stub serves, as the front finds it again from the chosen header. */
-export interface ServedInteraction {
-  readonly provider: string;
-  readonly interaction: PactInteraction;
-}
-
 const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Headers of one hop only; everything else travels as sent. */
 const HOP_BY_HOP = new Set([
@@ -57,22 +50,6 @@ const HOP_BY_HOP = new Set([
   'host',
   'content-length',
 ]);
-
-export interface StubFrontOptions {
-  /** Port of the official stub server on 127.0.0.1. */
-  readonly upstreamPort: number;
-  /** What each value of the chosen header names. */
-  readonly byTag: ReadonlyMap<string, ServedInteraction>;
-  /** Every state name the contracts use; a header naming one exactly is turned into its regex. */
-  readonly states: ReadonlySet<string>;
-  /** Default 0: any free port. */
-  readonly port?: number;
-}
-
-export interface StubFront {
-  readonly port: number;
-  close(): Promise<void>;
-}
 
 class Refusal extends Error {
   constructor(
@@ -120,7 +97,7 @@ function passed(headers: IncomingHttpHeaders, drop: string): OutgoingHttpHeaders
 function selector(value: string | string[] | undefined, states: ReadonlySet<string>): string | undefined {
   if (value === undefined) return undefined;
   const text = (Array.isArray(value) ? value.join(',') : value).trim();
-  if (states.has(text)) return stateSelector(text);
+  if (states.has(text)) return statesSelector([text]);
   try {
     new RegExp(text);
   } catch {
@@ -133,21 +110,22 @@ function selector(value: string | string[] | undefined, states: ReadonlySet<stri
 }
 
 /**
- * A loopback front before the official Pact stub server: it passes each request on, lets the
- * stub server choose the interaction, then holds the request to that interaction's headers
- * (credentials present, the version header as pinned), which the stub server does not. It
- * answers the chosen interaction's response, naming it in `X-Pact-Interaction`, or 501 with
- * the reason when no interaction fits.
+ * A loopback front on `port` before the official Pact stub server on `upstreamPort`: it passes
+ * each request on, lets the stub server choose the interaction (its `routes` index comes back in
+ * `CHOSEN_HEADER`), then holds the request to that interaction's headers (credentials present,
+ * the version header as pinned), which the stub server does not. It answers the chosen
+ * interaction's response, naming it in `X-Pact-Interaction`, or 501 with the reason when no
+ * interaction fits.
  */
-export async function startStubFront(options: StubFrontOptions): Promise<StubFront> {
+export async function startStubFront(upstreamPort: number, routes: readonly StubRoute[], port: number) {
+  const states = new Set(routes.flatMap((route) => route.states));
   const agent = new Agent({ keepAlive: true });
-  const forward = (req: IncomingMessage, body: Buffer) => {
+  const forward = (req: IncomingMessage, body: Buffer, state: string | undefined) => {
     const headers = passed(req.headers, STUB_STATE_HEADER.toLowerCase());
-    const state = selector(req.headers[STUB_STATE_HEADER.toLowerCase()], options.states);
     if (state !== undefined) headers[STUB_STATE_HEADER] = state;
     if (body.length > 0) headers['content-length'] = body.length;
     return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      const target = { host: '127.0.0.1', port: options.upstreamPort, path: req.url };
+      const target = { host: '127.0.0.1', port: upstreamPort, path: req.url };
       const out = request({ ...target, method: req.method, headers, agent }, (res) => {
         buffer(res).then(
           (body) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body }),
@@ -169,18 +147,19 @@ export async function startStubFront(options: StubFrontOptions): Promise<StubFro
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const named = `${req.method} ${(req.url ?? '/').slice(0, 200)}`;
     const body = await readBody(req);
-    const upstream = await forward(req, body);
+    const state = req.headers[STUB_STATE_HEADER.toLowerCase()];
+    const stateSelector = selector(state, states);
+    const upstream = await forward(req, body, stateSelector);
     const tag = upstream.headers[CHOSEN_HEADER];
-    const chosen = typeof tag === 'string' ? options.byTag.get(tag) : undefined;
+    const chosen = typeof tag === 'string' ? routes[Number(tag)] : undefined;
     if (!chosen) {
-      const state = req.headers[STUB_STATE_HEADER.toLowerCase()];
       const within = typeof state === 'string' ? ` with ${STUB_STATE_HEADER} "${state.slice(0, 200)}"` : '';
-      const near = nearestBodyDifference(options.byTag.values(), {
+      const near = nearestBodyDifference(routes, {
         method: req.method ?? 'GET',
         path: new URL(req.url ?? '/', 'http://stub').pathname,
         headers: req.headers,
         body,
-        stateSelector: selector(state, options.states),
+        stateSelector,
       });
       const why = near
         ? `: the nearest, "${near.nearest.interaction.description}" (${near.nearest.provider}), differs in ${near.difference}${near.headers.length > 0 ? `, and needs: ${near.headers.join('; ')}` : ''}`
@@ -218,22 +197,19 @@ export async function startStubFront(options: StubFrontOptions): Promise<StubFro
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
   });
-  let closing: Promise<void> | undefined;
   return {
     port: (server.address() as AddressInfo).port,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
+    close: () =>
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
         agent.destroy();
-      });
-      return closing;
-    },
+      }),
   };
 }
 

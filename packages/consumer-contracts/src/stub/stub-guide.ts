@@ -9,10 +9,14 @@ import { escapeRegExp } from '../rule-values.js';
  */
 export const NO_STATE_SELECTOR = '^$';
 
-/** How one interaction of the contracts is reached on `pnpm stub`, and what it answers. */
+/**
+ * One HTTP interaction the stub serves: the table's row and the front's reference alike. How
+ * it is reached on `pnpm stub`, and what it answers.
+ */
 export interface StubRoute {
   /** The pact's provider, e.g. `print-order-api-v2`. */
   readonly provider: string;
+  readonly interaction: PactInteraction;
   readonly description: string;
   readonly method: string;
   /** The contract's example path with its query, e.g. `/api/orders?limit=10&offset=10`. */
@@ -49,10 +53,7 @@ const httpInteractions = (pact: PactFile) =>
 const statesOf = (pacts: Iterable<PactFile>, keep: (interaction: PactInteraction) => boolean) =>
   [...new Set([...pacts].flatMap(httpInteractions).filter(keep).flatMap(stateNames))].sort();
 
-/** A regular expression (Rust and JavaScript syntax alike) matching exactly `name`. */
-export const stateSelector = (name: string): string => `^${escapeRegExp(name)}$`;
-
-/** A regular expression matching exactly one of `names`. */
+/** A regular expression (Rust and JavaScript syntax alike) matching exactly one of `names`. */
 export const statesSelector = (names: readonly string[]): string =>
   `^(?:${names.map(escapeRegExp).join('|')})$`;
 
@@ -63,9 +64,6 @@ export const statesSelector = (names: readonly string[]): string =>
  */
 export const defaultStates = (pacts: Iterable<PactFile>): string[] =>
   statesOf(pacts, ({ response }) => response.status >= 200 && response.status < 300);
-
-/** Every provider state the pacts name. */
-export const allStates = (pacts: Iterable<PactFile>): string[] => statesOf(pacts, () => true);
 
 /** How to reach every HTTP interaction of `pacts` on the stub, in the pacts' order. */
 export const stubRoutes = (pacts: Iterable<PactFile>): StubRoute[] =>
@@ -78,6 +76,7 @@ function routeOf(provider: string, interaction: PactInteraction): StubRoute {
   const states = stateNames(interaction);
   return {
     provider,
+    interaction,
     description: interaction.description,
     method: request.method.toUpperCase(),
     target: request.path + queryString(request.query),
@@ -150,7 +149,7 @@ const versionOf = (provider: string) => /-(v\d+)$/.exec(provider)?.[1] ?? provid
 export function renderStubTable(routes: readonly StubRoute[]): string {
   const rows = new Map<string, { route: StubRoute; versions: string[] }>();
   for (const route of routes) {
-    const key = JSON.stringify({ ...route, provider: undefined });
+    const key = JSON.stringify({ ...route, provider: undefined, interaction: undefined });
     const row = rows.get(key);
     if (row) row.versions.push(versionOf(route.provider));
     else rows.set(key, { route, versions: [versionOf(route.provider)] });

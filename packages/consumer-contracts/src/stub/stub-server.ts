@@ -10,14 +10,8 @@ import { CONTRACTS_DIR } from '../contracts-dir.js';
 import { StubServerError } from '../errors/index.js';
 import { pactCliBinary } from '../pact-cli.js';
 import { readPact } from '../pact-files.js';
-import {
-  CHOSEN_HEADER,
-  type ServedInteraction,
-  STUB_STATE_HEADER,
-  type StubFront,
-  startStubFront,
-} from './stub-front.js';
-import { allStates, defaultStates, NO_STATE_SELECTOR, statesSelector } from './stub-guide.js';
+import { CHOSEN_HEADER, STUB_STATE_HEADER, startStubFront } from './stub-front.js';
+import { defaultStates, NO_STATE_SELECTOR, statesSelector, stubRoutes } from './stub-guide.js';
 
 export interface StubServerOptions {
   /** Versions to serve; default both. */
@@ -34,20 +28,7 @@ export interface StubExit {
   readonly signal: NodeJS.Signals | null;
 }
 
-export interface StubServer {
-  /** Base URL ending in `/api`, as the client takes it. */
-  url: string;
-  port: number;
-  versions: readonly ApiVersion[];
-  /** Process id of the official stub server (a native binary), so callers can check it is gone. */
-  pid: number;
-  /** The provider states assumed when a request names none (the happy path). */
-  defaultStates: readonly string[];
-  /** Resolves if the official stub server ends before `close()` was called. */
-  exited: Promise<StubExit>;
-  /** Stops the front and the stub server and removes the served copies. Idempotent. */
-  close(): Promise<void>;
-}
+export type StubServer = Awaited<ReturnType<typeof startStubServer>>;
 
 const STARTED = /Server started on port (\d+)/;
 const START_TIMEOUT_MS = 15_000;
@@ -72,7 +53,7 @@ const killRunning = () => {
  * The stub server process never outlives this one: `close()` stops it, and an exit of the
  * Node process for any reason kills it.
  */
-export async function startStubServer(options: StubServerOptions = {}): Promise<StubServer> {
+export async function startStubServer(options: StubServerOptions = {}) {
   const versions = options.versions ?? API_VERSIONS;
   const files = pactFilesIn(options.contractsDir ?? CONTRACTS_DIR, versions);
 
@@ -106,7 +87,7 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       if (!closing) resolve({ code, signal });
     });
   });
-  let front: StubFront | undefined;
+  let front: Awaited<ReturnType<typeof startStubFront>> | undefined;
   const close = async () => {
     closing = true;
     await front?.close();
@@ -119,12 +100,7 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
         ? new StubServerError(`the Pact stub server could not start: ${spawnError.message}`)
         : error;
     });
-    front = await startStubFront({
-      upstreamPort,
-      byTag: served.byTag,
-      states: new Set(allStates(served.pacts)),
-      port: options.port ?? 0,
-    });
+    front = await startStubFront(upstreamPort, served.routes, options.port ?? 0);
   } catch (error) {
     await close();
     if (error instanceof StubServerError) throw error;
@@ -133,13 +109,18 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
   }
   let closed: Promise<void> | undefined;
   return {
+    /** Base URL ending in `/api`, as the client takes it. */
     url: `http://127.0.0.1:${front.port}/api`,
     port: front.port,
     versions,
+    /** Process id of the official stub server (a native binary), so callers can check it is gone. */
     pid: child.pid as number,
+    /** The provider states assumed when a request names none (the happy path). */
     defaultStates: assumed,
+    /** Resolves if the official stub server ends before `close()` was called. */
     exited,
-    close: () => {
+    /** Stops the front and the stub server and removes the served copies. Idempotent. */
+    close: (): Promise<void> => {
       closed ??= close();
       return closed;
     },
@@ -147,28 +128,27 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
 }
 
 /**
- * Copies the pact files into a fresh temporary folder, each interaction's response carrying
- * one more header that names it. Requests, matching rules and every other part of the
- * response stay as the contracts have them, so the official stub server chooses exactly as
+ * Copies the pact files into a fresh temporary folder, each HTTP interaction's response carrying
+ * one more header: its index among the routes. Requests, matching rules and every other part of
+ * the response stay as the contracts have them, so the official stub server chooses exactly as
  * it would on the originals, and the front can then check the request against the very
  * interaction it chose.
  */
 function writeServedPacts(files: readonly string[]) {
   const pacts = files.map((file) => readPact(file));
+  const routes = stubRoutes(pacts);
+  const tags = new Map(routes.map((route, index) => [route.interaction, [String(index)]]));
   const dir = mkdtempSync(join(tmpdir(), 'print-contracts-stub-'));
-  const byTag = new Map<string, ServedInteraction>();
   const served = pacts.map((pact, fileIndex) => {
-    const interactions = pact.interactions.map((interaction, index) => {
-      const tag = `${fileIndex}.${index}`;
-      byTag.set(tag, { provider: pact.provider.name, interaction });
-      const headers = { ...interaction.response.headers, [CHOSEN_HEADER]: [tag] };
+    const interactions = pact.interactions.map((interaction) => {
+      const headers = { ...interaction.response.headers, [CHOSEN_HEADER]: tags.get(interaction) };
       return { ...interaction, response: { ...interaction.response, headers } };
     });
     const path = join(dir, `${fileIndex}-${basename(files[fileIndex] ?? 'pact.json')}`);
     writeFileSync(path, JSON.stringify({ ...pact, interactions }));
     return path;
   });
-  return { pacts, dir, files: served, byTag };
+  return { pacts, routes, dir, files: served };
 }
 
 /**
