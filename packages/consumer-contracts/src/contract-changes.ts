@@ -1,5 +1,5 @@
 import { canonicalJson } from '@print-contracts/client/kit';
-import { asPact, type PactFile, type PactInteraction } from './pact-files.js';
+import { asPact, type PactFile } from './pact-files.js';
 
 /** One difference between the committed contracts and the ones the suite generated. */
 export interface ContractChange {
@@ -50,21 +50,20 @@ function diffPact(file: string, before: string, after: string): ContractChange[]
     return [{ file, kind: 'file-changed' }];
   }
   const current = asPact(JSON.parse(after), `generated ${file}`);
+  const oldByDescription = new Map(
+    old.interactions.map((interaction) => [interaction.description, interaction]),
+  );
+  const newDescriptions = new Set(current.interactions.map((interaction) => interaction.description));
   const changes: ContractChange[] = [];
-  const byDescription = (pact: PactFile) =>
-    new Map(pact.interactions.map((interaction) => [interaction.description, interaction]));
-  const oldByDescription = byDescription(old);
-  const newByDescription = byDescription(current);
-  for (const [description, interaction] of newByDescription) {
+  for (const interaction of current.interactions) {
+    const { description } = interaction;
     const previous = oldByDescription.get(description);
-    if (!previous) changes.push({ file, kind: 'interaction-added', description });
-    else {
-      const parts = changedParts(previous, interaction);
-      if (parts.length > 0) changes.push({ file, kind: 'interaction-changed', description, parts });
-    }
+    const parts = previous && changedParts(previous, interaction);
+    if (!parts) changes.push({ file, kind: 'interaction-added', description });
+    else if (parts.length > 0) changes.push({ file, kind: 'interaction-changed', description, parts });
   }
   for (const description of oldByDescription.keys()) {
-    if (!newByDescription.has(description)) changes.push({ file, kind: 'interaction-removed', description });
+    if (!newDescriptions.has(description)) changes.push({ file, kind: 'interaction-removed', description });
   }
   const { interactions: _old, ...oldRest } = old;
   const { interactions: _new, ...newRest } = current;
@@ -73,21 +72,21 @@ function diffPact(file: string, before: string, after: string): ContractChange[]
   return changes;
 }
 
-function changedParts(before: PactInteraction, after: PactInteraction): string[] {
-  const parts: string[] = [];
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  for (const key of [...keys].sort()) {
-    const a = before[key];
-    const b = after[key];
-    if (canonicalJson(a) === canonicalJson(b)) continue;
-    if ((key === 'request' || key === 'response') && isObject(a) && isObject(b)) {
-      const inner = new Set([...Object.keys(a), ...Object.keys(b)]);
-      for (const part of [...inner].sort()) {
-        if (canonicalJson(a[part]) !== canonicalJson(b[part])) parts.push(`${key}.${part}`);
-      }
-    } else parts.push(key);
-  }
-  return parts;
+/** The keys whose values differ, sorted; inside `request` and `response`, their parts (`request.path`). */
+function changedParts(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  prefix = '',
+): string[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys.flatMap((key) => {
+    const [a, b] = [before[key], after[key]];
+    if (canonicalJson(a) === canonicalJson(b)) return [];
+    if (!prefix && (key === 'request' || key === 'response') && isObject(a) && isObject(b)) {
+      return changedParts(a, b, `${key}.`);
+    }
+    return [`${prefix}${key}`];
+  });
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

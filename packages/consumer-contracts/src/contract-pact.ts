@@ -37,17 +37,13 @@ export interface ClientSetup {
   versionHeader?: boolean;
 }
 
-/** How long, by default, a served request may take to be booked before it counts as not received. */
-const MATCH_BOOKKEEPING_TIMEOUT_MS = 2_000;
-
 /**
  * The pact between the client and one API version, written into `dir`. Each interaction runs
  * on its own mock server (pact-js starts one per `executeTest`), with a fresh client built
  * on it by `withClient`.
  */
-export class ContractPact<V extends ApiVersion> {
+export class ContractPact<V extends ApiVersion> extends PactV4 {
   readonly version: V;
-  readonly #pact: PactV4;
   readonly #bookkeepingTimeoutMs: number;
 
   /**
@@ -55,20 +51,15 @@ export class ContractPact<V extends ApiVersion> {
    * take to be booked before the interaction counts as not received (default 2 s).
    */
   constructor(version: V, options: { dir: string; bookkeepingTimeoutMs?: number }) {
-    this.version = version;
-    this.#bookkeepingTimeoutMs = options.bookkeepingTimeoutMs ?? MATCH_BOOKKEEPING_TIMEOUT_MS;
-    this.#pact = new PactV4({
+    super({
       consumer: CONSUMER_NAME,
       provider: providerName(version),
       dir: options.dir,
       spec: SpecificationVersion.SPECIFICATION_VERSION_V4,
       logLevel: 'error',
     });
-  }
-
-  /** Starts one interaction. */
-  addInteraction(): ReturnType<PactV4['addInteraction']> {
-    return this.#pact.addInteraction();
+    this.version = version;
+    this.#bookkeepingTimeoutMs = options.bookkeepingTimeoutMs ?? 2_000;
   }
 
   /**

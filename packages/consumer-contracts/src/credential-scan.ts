@@ -1,5 +1,5 @@
 import { ENV, SECRET_HEADER, USER_ID_HEADER, UUID_PATTERN } from '@print-contracts/client';
-import { PLACEHOLDER_CREDENTIALS, WRONG_SECRET } from '@print-contracts/client/kit';
+import { PLACEHOLDER_CREDENTIALS, secretForms, WRONG_SECRET } from '@print-contracts/client/kit';
 
 /** Something in a contract file that looks like a credential. Never holds the value itself. */
 export interface CredentialFinding {
@@ -47,7 +47,8 @@ const PATTERN_KEYS = new Set(['regex', 'expression']);
  * Looks through contract files (name → content) for anything credential-like: credential
  * headers holding anything but the placeholders (or the deliberate wrong secret), other
  * credential headers or fields at all, bearer/basic values, JWTs, long token-like strings,
- * and any of `secrets` (say, PRINT_API_SECRET's value) anywhere in the text.
+ * and any of `secrets` (say, PRINT_API_SECRET's value) anywhere in the text, in any of the
+ * forms the client's `redact` knows (JSON-escaped, percent-encoded, base64).
  */
 export function scanForCredentials(
   files: ReadonlyMap<string, string>,
@@ -55,68 +56,61 @@ export function scanForCredentials(
 ): CredentialFinding[] {
   const findings: CredentialFinding[] = [];
   for (const [file, text] of files) {
+    const report = (where: string, reason: string) => findings.push({ file, where, reason });
     for (const secret of secrets) {
-      const escaped = JSON.stringify(secret.value).slice(1, -1);
-      if (text.includes(secret.value) || text.includes(escaped)) {
-        findings.push({ file, where: '(text)', reason: `holds the value of ${secret.source}` });
+      if (secretForms(secret.value).some((form) => text.includes(form))) {
+        report('(text)', `holds the value of ${secret.source}`);
       }
     }
     if (!file.endsWith('.json')) continue;
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      findings.push({ file, where: '(file)', reason: 'is not JSON, so it cannot be checked' });
-      continue;
+      visit(JSON.parse(text), '$', report);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      report('(file)', 'is not JSON, so it cannot be checked');
     }
-    visit(parsed, '$', (finding) => findings.push({ file, ...finding }));
   }
   return findings;
 }
 
-type Report = (finding: { where: string; reason: string }) => void;
+type Report = (where: string, reason: string) => void;
 
 function visit(node: unknown, path: string, report: Report, key = '', context = ''): void {
   if (Array.isArray(node)) {
     node.forEach((item, index) => {
       visit(item, `${path}[${index}]`, report, key, context);
     });
-    return;
-  }
-  if (typeof node === 'object' && node !== null) {
+  } else if (typeof node === 'object' && node !== null) {
     const record = node as Record<string, unknown>;
     const here = typeof record.description === 'string' ? `interaction "${record.description}"` : context;
     for (const [name, value] of Object.entries(record)) {
-      const childPath = `${path}.${name}`;
-      if (path.endsWith('.headers')) checkHeader(name, value, childPath, here, report);
-      else if (CREDENTIAL_NAME.test(name) && hasText(value)) {
-        report({ where: at(childPath, here), reason: `field "${name}" carries a credential-like value` });
-      }
-      visit(value, childPath, report, name, here);
+      const where = `${path}.${name}`;
+      const reason = path.endsWith('.headers') ? headerReason(name, value) : fieldReason(name, value);
+      if (reason) report(at(here, where), reason);
+      visit(value, where, report, name, here);
     }
-    return;
+  } else if (typeof node === 'string' && !PATTERN_KEYS.has(key)) {
+    const reason = tokenReason(node);
+    if (reason) report(at(context, path), reason);
   }
-  if (typeof node !== 'string' || PATTERN_KEYS.has(key)) return;
-  const reason = tokenReason(node);
-  if (reason) report({ where: at(path, context), reason });
 }
 
-function checkHeader(name: string, value: unknown, path: string, context: string, report: Report): void {
-  const values = (Array.isArray(value) ? value : [value]).map(String);
+function fieldReason(name: string, value: unknown): string | undefined {
+  if (CREDENTIAL_NAME.test(name) && hasText(value)) return `field "${name}" carries a credential-like value`;
+  return undefined;
+}
+
+function headerReason(name: string, value: unknown): string | undefined {
   const allowed = ALLOWED_HEADER_VALUES[name.toLowerCase()];
   if (allowed) {
+    const values = (Array.isArray(value) ? value : [value]).map(String);
     if (values.some((text) => !allowed.includes(text))) {
-      report({
-        where: at(path, context),
-        reason: `header ${name} holds something other than its placeholder`,
-      });
+      return `header ${name} holds something other than its placeholder`;
     }
   } else if (CREDENTIAL_NAME.test(name)) {
-    report({
-      where: at(path, context),
-      reason: `header ${name} carries credentials; contracts use ${USER_ID_HEADER}/${SECRET_HEADER} placeholders only`,
-    });
+    return `header ${name} carries credentials; contracts use ${USER_ID_HEADER}/${SECRET_HEADER} placeholders only`;
   }
+  return undefined;
 }
 
 /** Why `text` looks like a credential, or undefined. */
@@ -135,7 +129,7 @@ export function tokenReason(text: string): string | undefined {
   return undefined;
 }
 
-const hasText = (value: unknown) =>
+const hasText = (value: unknown): boolean =>
   (typeof value === 'string' && value.length > 0) || (Array.isArray(value) && value.some(hasText));
 
-const at = (path: string, context: string) => (context ? `${context}, ${path}` : path);
+const at = (context: string, where: string) => (context ? `${context}, ${where}` : where);

@@ -35,14 +35,9 @@ export function matching(pattern: RegExp, example: string | number): RawMatcher 
   return { 'pact:matcher:type': 'regex', regex: patternSource(pattern), value: example };
 }
 
-/** A regex that accepts exactly one of `values`: how enumerations are pinned. */
-export function oneOfPattern(values: readonly string[]): RegExp {
-  return new RegExp(`^(${values.map(escapeRegExp).join('|')})$`);
-}
-
 /** One of an enumeration (order statuses, line statuses), built from the client's own list. */
 export function oneOf<T extends string>(values: readonly T[], example: NoInfer<T>): RawMatcher {
-  return matching(oneOfPattern(values), example);
+  return matching(new RegExp(`^(${values.map(escapeRegExp).join('|')})$`), example);
 }
 
 /**

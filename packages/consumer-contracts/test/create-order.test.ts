@@ -1,7 +1,7 @@
 import { API_VERSIONS, isHttpError, operations, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
+import { VENDOR_EXAMPLES } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
-import { EXAMPLE_CREATED } from '../src/fixtures/examples.js';
 import { INVALID_ORDERS, NEW_ORDERS, QUOTE_ORDER, TEST_ORDERS } from '../src/fixtures/orders.js';
 import { ORDER_CREATED } from '../src/fixtures/responses.js';
 import { clientErrorStatus, orderPath, successStatus } from '../src/matchers.js';
@@ -41,7 +41,7 @@ describe.each(API_VERSIONS)('the orders client creating orders (%s)', (version) 
     accepted('a request to create an order', NEW_ORDERS[version]).executeTest(
       pact.withClient(async (client) => {
         const created = await client.createOrder(NEW_ORDERS[version]);
-        expect(created.uuid).toBe(EXAMPLE_CREATED.uuid);
+        expect(created.uuid).toBe(VENDOR_EXAMPLES.orderCreated.body.uuid);
       }),
     ));
 
@@ -49,7 +49,7 @@ describe.each(API_VERSIONS)('the orders client creating orders (%s)', (version) 
     accepted('a request to create a test order', TEST_ORDERS[version]).executeTest(
       pact.withClient(async (client) => {
         const created = await client.createOrder(TEST_ORDERS[version]);
-        expect(created.uuid).toBe(EXAMPLE_CREATED.uuid);
+        expect(created.uuid).toBe(VENDOR_EXAMPLES.orderCreated.body.uuid);
       }),
     ));
 
@@ -58,7 +58,7 @@ describe.each(API_VERSIONS)('the orders client creating orders (%s)', (version) 
       accepted('a request to create an order from a quote', QUOTE_ORDER, DOCS.createQuoteOrder).executeTest(
         pact.withClient(async (client) => {
           const created = await client.createOrder(QUOTE_ORDER);
-          expect(created.uuid).toBe(EXAMPLE_CREATED.uuid);
+          expect(created.uuid).toBe(VENDOR_EXAMPLES.orderCreated.body.uuid);
         }),
       ));
 

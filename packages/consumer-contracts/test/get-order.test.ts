@@ -1,13 +1,14 @@
 import { API_VERSIONS, isHttpError, isOrderCreationFailedError, operations } from '@print-contracts/client';
-import { PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
+import { PROVIDER_STATES, UNKNOWN_ORDER_ID, VENDOR_EXAMPLES } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
-import { EXAMPLE_FAILED_ORDER, EXAMPLE_ORDER, EXAMPLE_ORDER_DETAIL } from '../src/fixtures/examples.js';
+import { EXAMPLE_FAILED_ORDER, EXAMPLE_ORDER } from '../src/fixtures/examples.js';
 import { CREATION_FAILED, DISCOUNTED_ORDER, ORDER_DETAIL, SHIPPED_ORDER } from '../src/fixtures/responses.js';
 import { documentedStatus, injectedOrderPath, orderPath, successStatus } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { getOrder } = operations;
+const detail = VENDOR_EXAMPLES.orderDetail.body;
 
 describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version) => {
   const pact = contractPact(version, import.meta.url);
@@ -26,8 +27,8 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .executeTest(
         pact.withClient(async (client) => {
           const order = await client.getOrder(EXAMPLE_ORDER.id);
-          expect(order).toMatchObject({ id: EXAMPLE_ORDER_DETAIL.id, status: EXAMPLE_ORDER_DETAIL.status });
-          expect(order.lines[0]?.status).toBe(EXAMPLE_ORDER_DETAIL.lines[0].status);
+          expect(order).toMatchObject({ id: detail.id, status: detail.status });
+          expect(order.lines[0]?.status).toBe(detail.lines[0].status);
         }),
       ));
 
@@ -94,13 +95,13 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .uponReceiving('a request for an order with a shipped line')
       .comment(SUCCESS_CLASS)
       .comment(documented('a shipped line lists its shipments with a trackAndTraceUrl list', DOCS.getOrder))
-      .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', EXAMPLE_ORDER_DETAIL.id), (request) =>
+      .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', detail.id), (request) =>
         request.headers(pact.requestHeaders()),
       )
       .willRespondWith(successStatus(200), (response) => response.jsonBody(SHIPPED_ORDER))
       .executeTest(
         pact.withClient(async (client) => {
-          const order = await client.getOrder(EXAMPLE_ORDER_DETAIL.id);
+          const order = await client.getOrder(detail.id);
           const urls = order.lines.flatMap((line) =>
             (line.shipmentInfo ?? []).flatMap((shipment) => shipment.trackAndTraceUrl),
           );
@@ -117,13 +118,13 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .comment(
         documented('customerDiscount holds discountAmount and discountTaxAmount, or null', DOCS.getOrder),
       )
-      .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', EXAMPLE_ORDER_DETAIL.id), (request) =>
+      .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', detail.id), (request) =>
         request.headers(pact.requestHeaders()),
       )
       .willRespondWith(successStatus(200), (response) => response.jsonBody(DISCOUNTED_ORDER))
       .executeTest(
         pact.withClient(async (client) => {
-          const order = await client.getOrder(EXAMPLE_ORDER_DETAIL.id);
+          const order = await client.getOrder(detail.id);
           expect(order.lines[0]?.customerDiscount).toEqual({
             discountAmount: expect.any(Number),
             discountTaxAmount: expect.any(Number),

@@ -1,7 +1,7 @@
 import { operations, VERSION_WITHOUT_HEADER } from '@print-contracts/client';
+import { VENDOR_EXAMPLES } from '@print-contracts/client/kit';
 import { describe, expect, it } from 'vitest';
 import { DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
-import { EXAMPLE_CREATED } from '../src/fixtures/examples.js';
 import { TEST_ORDERS } from '../src/fixtures/orders.js';
 import { ORDER_CREATED } from '../src/fixtures/responses.js';
 import { orderPath, successStatus } from '../src/matchers.js';
@@ -30,7 +30,7 @@ describe('the orders client without a version header (v1 pact only)', () => {
         pact.withClient(
           async (client) => {
             const created = await client.createOrder(TEST_ORDERS.v1);
-            expect(created.uuid).toBe(EXAMPLE_CREATED.uuid);
+            expect(created.uuid).toBe(VENDOR_EXAMPLES.orderCreated.body.uuid);
           },
           { versionHeader: false },
         ),
