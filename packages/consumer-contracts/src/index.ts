@@ -1,7 +1,8 @@
 // The consumer suite is run, not imported: its public surface is the stub of the committed
 // contracts (`pnpm stub`, `print-contracts-stub`) and the errors it throws.
-export { CONTRACTS_DIR } from './contracts-dir.js';
+
 export * from './errors/index.js';
+export { CONTRACTS_DIR } from './pact-files.js';
 export { runStubCli, STUB_EXIT, type StubCliIo } from './stub/run-stub-cli.js';
 export {
   INTERACTION_HEADER,

@@ -1,7 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { canonicalJson, sortKeys } from '@print-contracts/client/kit';
 import { PactOutputError } from './errors/index.js';
+
+/** The committed `contracts/` folder at the top of the monorepo. */
+export const CONTRACTS_DIR = fileURLToPath(new URL('../../../contracts/', import.meta.url));
 
 /** A list of matching rules on one value. */
 export interface PactRuleList {
@@ -44,34 +48,31 @@ export interface PactFile {
  * fragments of one pact disagree on consumer, provider or metadata.
  */
 export function collectPacts(dir: string): Map<string, PactFile> {
-  const byName = new Map<string, { pact: PactFile; from: Map<string, string> }>();
+  const merged = new Map<string, PactFile>();
+  /** Which fragment wrote each interaction, by file name and description. */
+  const writers = new Map<string, string>();
   for (const { name, path } of pactFragments(dir)) {
     const fragment = readPact(path);
-    const merged = byName.get(name);
-    if (!merged) {
-      byName.set(name, {
-        pact: { ...fragment, interactions: [...fragment.interactions] },
-        from: new Map(fragment.interactions.map((interaction) => [interaction.description, path])),
-      });
-      continue;
-    }
+    const pact = merged.get(name) ?? { ...fragment, interactions: [] };
     for (const part of ['consumer', 'provider', 'metadata'] as const) {
-      if (canonicalJson(fragment[part]) !== canonicalJson(merged.pact[part])) {
+      if (canonicalJson(fragment[part]) !== canonicalJson(pact[part])) {
         throw new PactOutputError(`${path} has another ${part} than the other fragments of ${name}`);
       }
     }
     for (const interaction of fragment.interactions) {
-      const earlier = merged.from.get(interaction.description);
+      const key = JSON.stringify([name, interaction.description]);
+      const earlier = writers.get(key);
       if (earlier !== undefined) {
         throw new PactOutputError(
           `Interaction "${interaction.description}" of ${name} is written by both ${earlier} and ${path}; descriptions must be unique`,
         );
       }
-      merged.from.set(interaction.description, path);
-      merged.pact.interactions.push(interaction);
+      writers.set(key, path);
+      pact.interactions.push(interaction);
     }
+    merged.set(name, pact);
   }
-  return new Map([...byName].map(([name, { pact }]) => [name, normalisePact(pact)]));
+  return new Map([...merged].map(([name, pact]) => [name, normalisePact(pact)]));
 }
 
 function pactFragments(dir: string): Array<{ name: string; path: string }> {

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { canonicalJson } from '@print-contracts/client/kit';
 import type { PactInteraction, PactRuleList } from '../pact-files.js';
 import type { StubRoute } from './stub-guide.js';
@@ -260,17 +260,6 @@ export function bodyDifferences(interaction: PactInteraction, body: Buffer): str
   return found;
 }
 
-/** The request a refused interaction is measured against. */
-export interface RefusedRequest {
-  readonly method: string;
-  /** The path without its query. */
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: Buffer;
-  /** The state header as a regular expression over state names, when one was sent. */
-  readonly stateSelector: string | undefined;
-}
-
 /** Whether the request's path is the interaction's, or fits its path rule (`/api/orders/5`). */
 function pathFits({ request }: PactInteraction, path: string): boolean {
   const list = request.matchingRules?.path as PactRuleList | undefined;
@@ -286,22 +275,25 @@ function withinStates({ states }: StubRoute, selector: string | undefined): bool
 }
 
 /**
- * Among the interactions with the request's method and path (as their path rules allow) and
- * a state the state header names, the one whose body and headers differ least from the
+ * Among the routes with the request's method and path (as their path rules allow) and a state
+ * the state header's `selector` leaves, the one whose body and headers differ least from the
  * request, with the first way its body differs. Undefined when none has that method and path,
  * or the nearest one's body fits (then the body is not why the stub server found no interaction).
  */
 export function nearestBodyDifference(
   routes: readonly StubRoute[],
-  request: RefusedRequest,
+  request: IncomingMessage,
+  sent: Buffer,
+  selector: string | undefined,
 ): { nearest: StubRoute; difference: string; headers: string[] } | undefined {
+  const path = new URL(request.url ?? '/', 'http://stub').pathname;
   let best: { nearest: StubRoute; body: string[]; headers: string[] } | undefined;
   for (const route of routes) {
     const { interaction } = route;
-    if (route.method !== request.method.toUpperCase()) continue;
-    if (!pathFits(interaction, request.path)) continue;
-    if (!withinStates(route, request.stateSelector)) continue;
-    const body = bodyDifferences(interaction, request.body);
+    if (route.method !== request.method?.toUpperCase()) continue;
+    if (!pathFits(interaction, path)) continue;
+    if (!withinStates(route, selector)) continue;
+    const body = bodyDifferences(interaction, sent);
     const headers = headerMismatches(interaction, request.headers);
     if (!best || body.length + headers.length < best.body.length + best.headers.length)
       best = { nearest: route, body, headers };

@@ -15,9 +15,8 @@ import {
   untilStopped,
   usageLine,
 } from '@print-contracts/client/kit';
-import { CONTRACTS_DIR } from '../contracts-dir.js';
 import { isPactOutputError, isStubServerError } from '../errors/index.js';
-import { readPact } from '../pact-files.js';
+import { CONTRACTS_DIR, readPact } from '../pact-files.js';
 import { INTERACTION_HEADER, NO_INTERACTION_STATUS, STUB_STATE_HEADER } from './stub-front.js';
 import { renderStubTable, stubRoutes } from './stub-guide.js';
 import { pactFilesIn, type StubServer, startStubServer } from './stub-server.js';

@@ -154,13 +154,7 @@ export async function startStubFront(upstreamPort: number, routes: readonly Stub
     const chosen = typeof tag === 'string' ? routes[Number(tag)] : undefined;
     if (!chosen) {
       const within = typeof state === 'string' ? ` with ${STUB_STATE_HEADER} "${state.slice(0, 200)}"` : '';
-      const near = nearestBodyDifference(routes, {
-        method: req.method ?? 'GET',
-        path: new URL(req.url ?? '/', 'http://stub').pathname,
-        headers: req.headers,
-        body,
-        stateSelector,
-      });
+      const near = nearestBodyDifference(routes, req, body, stateSelector);
       const why = near
         ? `: the nearest, "${near.nearest.interaction.description}" (${near.nearest.provider}), differs in ${near.difference}${near.headers.length > 0 ? `, and needs: ${near.headers.join('; ')}` : ''}`
         : '';

@@ -6,10 +6,9 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
 import { pactFileName } from '@print-contracts/client/kit';
-import { CONTRACTS_DIR } from '../contracts-dir.js';
 import { StubServerError } from '../errors/index.js';
 import { pactCliBinary } from '../pact-cli.js';
-import { readPact } from '../pact-files.js';
+import { CONTRACTS_DIR, readPact } from '../pact-files.js';
 import { CHOSEN_HEADER, STUB_STATE_HEADER, startStubFront } from './stub-front.js';
 import { defaultStates, NO_STATE_SELECTOR, statesSelector, stubRoutes } from './stub-guide.js';
 

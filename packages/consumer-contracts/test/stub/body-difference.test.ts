@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { pactFileName } from '@print-contracts/client/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRACTS_DIR } from '../../src/contracts-dir.js';
 import { NO_INTERACTION_STATUS, type StubServer, startStubServer } from '../../src/index.js';
-import { type PactInteraction, readPact } from '../../src/pact-files.js';
+import { CONTRACTS_DIR, type PactInteraction, readPact } from '../../src/pact-files.js';
 import { bodyDifferences } from '../../src/stub/request-difference.js';
 
 const v2 = readPact(join(CONTRACTS_DIR, pactFileName('v2')));

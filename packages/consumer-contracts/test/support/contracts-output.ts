@@ -1,6 +1,5 @@
 import { readGenerated, writeGenerated } from '@print-contracts/openapi';
-import { CONTRACTS_DIR } from '../../src/contracts-dir.js';
-import { collectPacts, serialisePact } from '../../src/pact-files.js';
+import { CONTRACTS_DIR, collectPacts, serialisePact } from '../../src/pact-files.js';
 import { renderContractsReadme } from './contracts-readme.js';
 
 /*
