@@ -60,6 +60,13 @@ describe('collectPacts', () => {
     );
   });
 
+  it('refuses two interactions with one description inside a single fragment', () => {
+    const dir = fragments({ a: pact([interaction('same'), interaction('same', 404)]) });
+    expect(() => collectPacts(dir)).toThrowError(
+      expect.objectContaining({ code: 'ERR_CONTRACTS_PACT_OUTPUT' }),
+    );
+  });
+
   it('refuses fragments of one file that name different providers', () => {
     const dir = fragments({ a: pact([interaction('one')]), b: pact([interaction('two')], 'someone-else') });
     let caught: unknown;
