@@ -67,16 +67,9 @@ const OPTIONS = {
   version: { type: 'boolean' },
 } as const;
 
-const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+const parse = (args: string[]) => parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
 
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: true,
-    options: OPTIONS,
-  });
-}
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 function generate(io: OpenApiCliIo): number {
   const files = generateOpenApiDocuments();
@@ -112,7 +105,7 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
   };
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv[0] === '--' ? argv.slice(1) : argv);
+    parsed = parse(argv[0] === '--' ? argv.slice(1) : [...argv]);
   } catch (error) {
     return usage(argsProblem(error, Object.keys(OPTIONS)));
   }

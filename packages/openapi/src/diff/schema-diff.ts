@@ -138,19 +138,9 @@ function codeChecks(description: Json | undefined): string {
   return at < 0 ? '' : description.slice(at + CODE_CHECKS_NOTE.length).replace(/\.$/, '');
 }
 
-/** Each bound with the sign of a tightening: a lower bound that grows, an upper one that shrinks. */
-const BOUNDS = {
-  minLength: 1,
-  minimum: 1,
-  exclusiveMinimum: 1,
-  minItems: 1,
-  minProperties: 1,
-  maxLength: -1,
-  maximum: -1,
-  exclusiveMaximum: -1,
-  maxItems: -1,
-  maxProperties: -1,
-} as const;
+/** Bounds that a larger value tightens, then bounds that a smaller value tightens. */
+const LOWER_BOUNDS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'];
+const UPPER_BOUNDS = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'];
 const EXACT = ['pattern', 'format', 'const'] as const;
 
 const show = (value: Json | undefined) => (value === undefined ? 'none' : JSON.stringify(value));
@@ -278,8 +268,9 @@ export function diffSchemas(
   };
 
   const compareConstraints = (a: JsonObject, b: JsonObject, path: string) => {
-    for (const [key, tightening] of Object.entries(BOUNDS)) {
+    for (const key of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) {
       if (a[key] === b[key]) continue;
+      const tightening = LOWER_BOUNDS.includes(key) ? 1 : -1;
       const tighter =
         b[key] !== undefined && (a[key] === undefined || tightening * (Number(b[key]) - Number(a[key])) > 0);
       report(
