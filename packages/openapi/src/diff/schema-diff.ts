@@ -165,17 +165,11 @@ export function diffSchemas(
   const walk = (rawBefore: Json | undefined, rawAfter: Json | undefined, path: string): void => {
     // Only references can loop: a pair of components already being compared further up is
     // not entered again (a recursive schema would otherwise never end).
-    const pair =
-      refName(rawBefore) || refName(rawAfter)
-        ? `${refName(rawBefore) ?? ''}|${refName(rawAfter) ?? ''}`
-        : undefined;
-    if (pair !== undefined && visiting.has(pair)) return;
-    if (pair !== undefined) visiting.add(pair);
-    try {
-      compare(rawBefore, rawAfter, path);
-    } finally {
-      if (pair !== undefined) visiting.delete(pair);
-    }
+    const pair = `${refName(rawBefore) ?? ''}|${refName(rawAfter) ?? ''}`;
+    if (visiting.has(pair)) return;
+    if (pair !== '|') visiting.add(pair);
+    compare(rawBefore, rawAfter, path);
+    visiting.delete(pair);
   };
 
   const compareDescriptions = (a: JsonObject, b: JsonObject, path: string) => {
