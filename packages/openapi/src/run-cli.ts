@@ -6,13 +6,13 @@ import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
 import {
-  generateHtmlReferences,
   generateOpenApiDocuments,
   HTML_DIR,
   readOpenApiFiles,
   writeGenerated,
   writeOpenApiFiles,
 } from './output/files.js';
+import { renderHtmlReferences } from './tools/redocly.js';
 
 /** Where the command writes, and the directory it runs in; tests pass their own. */
 export interface OpenApiCliIo {
@@ -80,7 +80,7 @@ function generate(io: OpenApiCliIo): number {
 
 async function html(documents: ReadonlyMap<string, string>, out: string | undefined, io: OpenApiCliIo) {
   const dir = out === undefined ? HTML_DIR : resolve(io.cwd, out);
-  const pages = await generateHtmlReferences(documents);
+  const pages = await renderHtmlReferences(documents);
   writeGenerated(dir, pages, (file) => file.endsWith('.html'));
   const shown = relative(io.cwd, dir) || '.';
   io.stdout.write(`Wrote ${[...pages.keys()].map((name) => join(shown, name)).join(', ')}\n`);
