@@ -29,7 +29,6 @@ export const OPENAPI_BIN = 'print-contracts-openapi';
 /** The root scripts that run this command, which its messages name when one ran it. */
 const ROOT_SCRIPTS = new Set(['contracts:diff', 'contracts:html']);
 
-/** The root script that ran the command, when one did. */
 function rootScript(env: OpenApiCliIo['env']): string | undefined {
   const script = env?.npm_lifecycle_event;
   return script !== undefined && ROOT_SCRIPTS.has(script) ? script : undefined;
@@ -38,7 +37,6 @@ function rootScript(env: OpenApiCliIo['env']): string | undefined {
 /** The revision `diff` compares with when none is given. */
 export const DEFAULT_DIFF_REVISION = 'main';
 
-/** The help text, printed by `--help`. */
 export const OPENAPI_USAGE = `Usage: print-contracts-openapi <command> [options]
 
 Commands:

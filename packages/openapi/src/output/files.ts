@@ -7,7 +7,6 @@ import type { Json } from '../json.js';
 /** The committed `contracts/` folder with the pact files, at the top of the monorepo. */
 export const PACTS_DIR = fileURLToPath(new URL('../../../../contracts/', import.meta.url));
 
-/** The committed `contracts/openapi/` folder. */
 export const OPENAPI_DIR = join(PACTS_DIR, 'openapi/');
 
 /** The git-ignored folder (under `reports/`) that `print-contracts-openapi html` writes by default. */
