@@ -57,19 +57,11 @@ function checkVersionHeader(pact: unknown, header: VersionHeader): ComparisonFin
       documentLocation: `[root].${VERSION_HEADER_EXTENSION}`,
     };
     if (value === undefined && header.required) {
-      findings.push({
-        type: 'error',
-        code: 'request.version-header.missing',
-        message: `Request has no ${header.name} header; the document's version needs "${header.value}"`,
-        ...at,
-      });
+      const message = `Request has no ${header.name} header; the document's version needs "${header.value}"`;
+      findings.push({ type: 'error', code: 'request.version-header.missing', message, ...at });
     } else if (value !== undefined && value !== header.value) {
-      findings.push({
-        type: 'error',
-        code: 'request.version-header.incompatible',
-        message: `Request ${header.name} "${String(value)}" is not the document's version header "${header.value}"`,
-        ...at,
-      });
+      const message = `Request ${header.name} "${String(value)}" is not the document's version header "${header.value}"`;
+      findings.push({ type: 'error', code: 'request.version-header.incompatible', message, ...at });
     }
   });
   return findings;

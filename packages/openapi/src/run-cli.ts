@@ -6,13 +6,13 @@ import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
 import {
-  generateHtmlReferences,
   generateOpenApiDocuments,
   HTML_DIR,
   readOpenApiFiles,
   writeGenerated,
   writeOpenApiFiles,
 } from './output/files.js';
+import { renderHtmlReferences } from './tools/redocly.js';
 
 /** Where the command writes, and the directory it runs in; tests pass their own. */
 export interface OpenApiCliIo {
@@ -29,7 +29,6 @@ export const OPENAPI_BIN = 'print-contracts-openapi';
 /** The root scripts that run this command, which its messages name when one ran it. */
 const ROOT_SCRIPTS = new Set(['contracts:diff', 'contracts:html']);
 
-/** The root script that ran the command, when one did. */
 function rootScript(env: OpenApiCliIo['env']): string | undefined {
   const script = env?.npm_lifecycle_event;
   return script !== undefined && ROOT_SCRIPTS.has(script) ? script : undefined;
@@ -38,7 +37,6 @@ function rootScript(env: OpenApiCliIo['env']): string | undefined {
 /** The revision `diff` compares with when none is given. */
 export const DEFAULT_DIFF_REVISION = 'main';
 
-/** The help text, printed by `--help`. */
 export const OPENAPI_USAGE = `Usage: print-contracts-openapi <command> [options]
 
 Commands:
@@ -67,16 +65,9 @@ const OPTIONS = {
   version: { type: 'boolean' },
 } as const;
 
-const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+const parse = (args: string[]) => parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
 
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: true,
-    options: OPTIONS,
-  });
-}
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 function generate(io: OpenApiCliIo): number {
   const files = generateOpenApiDocuments();
@@ -87,7 +78,7 @@ function generate(io: OpenApiCliIo): number {
 
 async function html(documents: ReadonlyMap<string, string>, out: string | undefined, io: OpenApiCliIo) {
   const dir = out === undefined ? HTML_DIR : resolve(io.cwd, out);
-  const pages = await generateHtmlReferences(documents);
+  const pages = await renderHtmlReferences(documents);
   writeGenerated(dir, pages, (file) => file.endsWith('.html'));
   const shown = relative(io.cwd, dir) || '.';
   io.stdout.write(`Wrote ${[...pages.keys()].map((name) => join(shown, name)).join(', ')}\n`);
@@ -112,7 +103,7 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
   };
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv[0] === '--' ? argv.slice(1) : argv);
+    parsed = parse(argv[0] === '--' ? argv.slice(1) : [...argv]);
   } catch (error) {
     return usage(argsProblem(error, Object.keys(OPTIONS)));
   }

@@ -1,4 +1,4 @@
-import { VERSION_HEADER_EXTENSION } from '../document/build-document.js';
+import { METHODS, VERSION_HEADER_EXTENSION } from '../document/build-document.js';
 import { isJsonObject, type Json, type JsonObject } from '../json.js';
 import { type ChangeRuleName, type ChangeSeverity, classify, type Direction } from './change-rules.js';
 import { added, diffSchemas, entriesOf, paired, type Resolver, resolverFor } from './schema-diff.js';
@@ -14,8 +14,6 @@ export interface DocumentChange {
   readonly rule: ChangeRuleName;
   readonly severity: ChangeSeverity;
 }
-
-const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
 
 interface OperationEntry {
   readonly label: string;

@@ -10,12 +10,6 @@ export interface FileChanges {
   readonly changes: readonly DocumentChange[];
 }
 
-const LABEL: Readonly<Record<ChangeSeverity, string>> = {
-  breaking: 'BREAKING',
-  additive: 'additive',
-  compatible: 'compatible',
-};
-
 /** How many changes of each severity. */
 export function countChanges(files: readonly FileChanges[]): Record<ChangeSeverity, number> {
   const counts: Record<ChangeSeverity, number> = { breaking: 0, additive: 0, compatible: 0 };
@@ -34,7 +28,7 @@ export function renderChangesText(files: readonly FileChanges[], since: string):
     lines.push(file);
     for (const change of changes) {
       lines.push(
-        `  ${LABEL[change.severity].padEnd(10)} ${change.operation}  ${change.location}  ${change.change}`,
+        `  ${(change.severity === 'breaking' ? 'BREAKING' : change.severity).padEnd(10)} ${change.operation}  ${change.location}  ${change.change}`,
       );
     }
     lines.push('');

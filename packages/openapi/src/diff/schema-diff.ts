@@ -138,19 +138,9 @@ function codeChecks(description: Json | undefined): string {
   return at < 0 ? '' : description.slice(at + CODE_CHECKS_NOTE.length).replace(/\.$/, '');
 }
 
-/** Each bound with the sign of a tightening: a lower bound that grows, an upper one that shrinks. */
-const BOUNDS = {
-  minLength: 1,
-  minimum: 1,
-  exclusiveMinimum: 1,
-  minItems: 1,
-  minProperties: 1,
-  maxLength: -1,
-  maximum: -1,
-  exclusiveMaximum: -1,
-  maxItems: -1,
-  maxProperties: -1,
-} as const;
+/** Bounds that a larger value tightens, then bounds that a smaller value tightens. */
+const LOWER_BOUNDS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'];
+const UPPER_BOUNDS = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'];
 const EXACT = ['pattern', 'format', 'const'] as const;
 
 const show = (value: Json | undefined) => (value === undefined ? 'none' : JSON.stringify(value));
@@ -175,17 +165,11 @@ export function diffSchemas(
   const walk = (rawBefore: Json | undefined, rawAfter: Json | undefined, path: string): void => {
     // Only references can loop: a pair of components already being compared further up is
     // not entered again (a recursive schema would otherwise never end).
-    const pair =
-      refName(rawBefore) || refName(rawAfter)
-        ? `${refName(rawBefore) ?? ''}|${refName(rawAfter) ?? ''}`
-        : undefined;
-    if (pair !== undefined && visiting.has(pair)) return;
-    if (pair !== undefined) visiting.add(pair);
-    try {
-      compare(rawBefore, rawAfter, path);
-    } finally {
-      if (pair !== undefined) visiting.delete(pair);
-    }
+    const pair = `${refName(rawBefore) ?? ''}|${refName(rawAfter) ?? ''}`;
+    if (visiting.has(pair)) return;
+    if (pair !== '|') visiting.add(pair);
+    compare(rawBefore, rawAfter, path);
+    visiting.delete(pair);
   };
 
   const compareDescriptions = (a: JsonObject, b: JsonObject, path: string) => {
@@ -278,8 +262,9 @@ export function diffSchemas(
   };
 
   const compareConstraints = (a: JsonObject, b: JsonObject, path: string) => {
-    for (const [key, tightening] of Object.entries(BOUNDS)) {
+    for (const key of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) {
       if (a[key] === b[key]) continue;
+      const tightening = LOWER_BOUNDS.includes(key) ? 1 : -1;
       const tighter =
         b[key] !== undefined && (a[key] === undefined || tightening * (Number(b[key]) - Number(a[key])) > 0);
       report(

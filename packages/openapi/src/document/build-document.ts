@@ -20,12 +20,6 @@ import { isJsonObject, type Json, type JsonObject, refsIn, SCHEMA_REF_PREFIX } f
 import { buildComponents, type SchemaComponents } from './components.js';
 import { type ExamplePart, placedExamples } from './examples.js';
 
-/** The OpenAPI version the documents are written in. */
-export const OPENAPI_VERSION = '3.1.0';
-
-/** Marks whether the kit's client retries an operation (the table's `idempotent`). */
-export const IDEMPOTENT_EXTENSION = 'x-idempotent';
-
 /** The extension that tells a status the vendor documents from one the kit assumes. */
 export const DOCUMENTED_EXTENSION = 'x-documented';
 
@@ -196,7 +190,7 @@ function operationObject(
     summary: operation.summary,
     description: notes.join('\n\n'),
     tags: [TAG.name],
-    [IDEMPOTENT_EXTENSION]: operation.idempotent,
+    'x-idempotent': operation.idempotent,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
       ? {
@@ -218,24 +212,21 @@ function operationObject(
 /** The schema components `value` refers to, directly or through other components, sorted by name. */
 function reachableSchemas(value: Json, components: SchemaComponents): JsonObject {
   const names = new Set<string>();
-  const queue = [...refsIn(value)];
-  for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
-    if (!ref.startsWith(SCHEMA_REF_PREFIX)) continue;
-    const name = ref.slice(SCHEMA_REF_PREFIX.length);
-    if (names.has(name)) continue;
-    names.add(name);
-    queue.push(...refsIn(components.schemas[name]));
-  }
-  const schemas: JsonObject = {};
-  for (const name of [...names].sort()) {
-    const schema = components.schemas[name];
-    if (schema) schemas[name] = schema;
-  }
-  return schemas;
+  const visit = (node: Json | undefined) => {
+    for (const ref of refsIn(node)) {
+      const name = ref.slice(SCHEMA_REF_PREFIX.length);
+      if (!ref.startsWith(SCHEMA_REF_PREFIX) || names.has(name) || !components.schemas[name]) continue;
+      names.add(name);
+      visit(components.schemas[name]);
+    }
+  };
+  visit(value);
+  return Object.fromEntries([...names].sort().map((name) => [name, components.schemas[name] as JsonObject]));
 }
 
-/** Methods in a path item in the order readers and linters expect. */
-const METHOD_ORDER = ['parameters', 'get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
+/** The methods of a path item, in the order readers and linters expect (after `parameters`). */
+export const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
+const PATH_ITEM_ORDER = ['parameters', ...METHODS];
 
 /** The OpenAPI 3.1 document of one API version, built from the operations table and the client's schemas. */
 export function buildOpenApiDocument(
@@ -272,11 +263,11 @@ export function buildOpenApiDocument(
   const sorted = (object: JsonObject, order: (a: string, b: string) => number) =>
     Object.fromEntries(Object.entries(object).sort(([a], [b]) => order(a, b)));
   for (const [path, pathItem] of Object.entries(paths)) {
-    paths[path] = sorted(pathItem, (a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+    paths[path] = sorted(pathItem, (a, b) => PATH_ITEM_ORDER.indexOf(a) - PATH_ITEM_ORDER.indexOf(b));
   }
   const sortedExamples = sorted(examples, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
-    openapi: OPENAPI_VERSION,
+    openapi: '3.1.0',
     info: {
       title: 'Print vendor orders API',
       summary: `The print vendor's orders API, ${version}, as the print-order-contracts kit has seen it behave.`,

@@ -50,14 +50,6 @@ export function nameSchemas(): Map<z.ZodType, string> {
   return names;
 }
 
-/** The client's zod schemas as OpenAPI schema components, and a `$ref` for each. */
-export interface SchemaComponents {
-  /** Every component by name, sorted by name. */
-  readonly schemas: Readonly<Record<string, JsonObject>>;
-  /** `{ $ref }` to the component of `schema`; throws for a schema that has none. */
-  ref(schema: z.ZodType): JsonObject;
-}
-
 /** The text of a zod error parameter (a string becomes a function in zod 4), or undefined. */
 function messageOf(error: z.core.$ZodErrorMap<never> | undefined): string | undefined {
   try {
@@ -113,16 +105,20 @@ function tidy(value: Json): Json {
   return out;
 }
 
+/** The client's zod schemas as OpenAPI schema components, and a `$ref` for each. */
+export type SchemaComponents = ReturnType<typeof buildComponents>;
+
 /**
  * Converts the client's zod schemas with zod's own JSON Schema output (draft 2020-12, the
- * dialect of OpenAPI 3.1), one component per named schema, nested ones by `$ref`.
+ * dialect of OpenAPI 3.1), one component per named schema (sorted by name), nested ones by
+ * `$ref`; `ref(schema)` is the `{ $ref }` to one, and throws for a schema that has none.
  *
  * `io: 'input'` throughout: a request body is what the client may send, and a response is what
  * the client accepts from the vendor (its parse input), so plain objects stay open to fields
  * the vendor adds, as the tolerant client is. Unrepresentable parts become `{}` (anything).
  * `names` defaults to every schema the client exports and the operations table uses.
  */
-export function buildComponents(names: ReadonlyMap<z.ZodType, string> = nameSchemas()): SchemaComponents {
+export function buildComponents(names: ReadonlyMap<z.ZodType, string> = nameSchemas()) {
   const registry = z.registry<{ id: string }>();
   for (const [schema, id] of names) registry.add(schema, { id });
   const { schemas: converted } = z.toJSONSchema(registry, {
@@ -147,8 +143,8 @@ export function buildComponents(names: ReadonlyMap<z.ZodType, string> = nameSche
     schemas[name] = tidy(converted[name] as Json) as JsonObject;
   }
   return {
-    schemas,
-    ref(schema) {
+    schemas: schemas as Readonly<Record<string, JsonObject>>,
+    ref(schema: z.ZodType): JsonObject {
       const name = names.get(schema);
       if (name === undefined)
         throw new DocumentError('A schema of the operations table has no component name');

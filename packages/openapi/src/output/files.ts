@@ -2,13 +2,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocuments, documentName } from '../document/build-document.js';
-import type { Json, JsonObject } from '../json.js';
-import { renderHtmlReference } from '../tools/redocly.js';
+import type { Json } from '../json.js';
 
 /** The committed `contracts/` folder with the pact files, at the top of the monorepo. */
 export const PACTS_DIR = fileURLToPath(new URL('../../../../contracts/', import.meta.url));
 
-/** The committed `contracts/openapi/` folder. */
 export const OPENAPI_DIR = join(PACTS_DIR, 'openapi/');
 
 /** The git-ignored folder (under `reports/`) that `print-contracts-openapi html` writes by default. */
@@ -76,22 +74,3 @@ export const readOpenApiFiles = (dir: string = OPENAPI_DIR) =>
  */
 export const writeOpenApiFiles = (files: ReadonlyMap<string, string>, dir: string = OPENAPI_DIR) =>
   writeGenerated(dir, files, (file) => file.endsWith('.json') || file.endsWith('.html'));
-
-/**
- * The HTML reference of each document (`print-order-api-v2.json` → `print-order-api-v2.html`),
- * built by the Redocly CLI, one process per document, in parallel. Not committed: 2.5 MB each,
- * rewritten whenever Redoc changes; `print-contracts-openapi html` writes them on demand.
- */
-export async function generateHtmlReferences(
-  documents: ReadonlyMap<string, string>,
-): Promise<Map<string, string>> {
-  const pages = await Promise.all(
-    [...documents].map(async ([file, text]) => {
-      const stem = file.replace(/\.json$/, '');
-      const { info } = JSON.parse(text) as { info: JsonObject };
-      const title = `${String(info.title)} ${String(info.version)}`;
-      return [`${stem}.html`, await renderHtmlReference(text, stem, title)] as const;
-    }),
-  );
-  return new Map(pages.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}

@@ -52,20 +52,23 @@ export function runRedocly(args: readonly string[], cwd: string): Promise<Redocl
 }
 
 /**
- * The static HTML reference of one document, from Redocly's `build-docs` (Redoc): the page is
+ * The static HTML reference of each document (`print-order-api-v2.json` → `print-order-api-v2.html`),
+ * from Redocly's `build-docs` (Redoc), one process per document, in parallel: the page is
  * pre-rendered on the server, so the operations are in the HTML itself, and Redoc's script is
- * inlined, so the one file works offline. Deterministic: same document, same bytes.
+ * inlined, so the one file works offline. Deterministic: same document, same bytes. Not
+ * committed: 2.5 MB each, rewritten whenever Redoc changes; `print-contracts-openapi html`
+ * writes them on demand.
  */
-export async function renderHtmlReference(
-  documentText: string,
-  fileStem: string,
-  title: string,
-): Promise<string> {
+export async function renderHtmlReferences(
+  documents: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
   const scratch = await mkdtemp(join(tmpdir(), 'print-contracts-openapi-html-'));
-  try {
-    const input = join(scratch, `${fileStem}.json`);
-    const output = join(scratch, `${fileStem}.html`);
-    await writeFile(input, documentText);
+  const render = async (file: string, text: string) => {
+    const stem = file.replace(/\.json$/, '');
+    const { info } = JSON.parse(text) as { info: Record<string, unknown> };
+    const input = join(scratch, `${stem}.json`);
+    const output = join(scratch, `${stem}.html`);
+    await writeFile(input, text);
     const run = await runRedocly(
       [
         'build-docs',
@@ -74,7 +77,7 @@ export async function renderHtmlReference(
         output,
         '--inlineBundle',
         '--title',
-        title,
+        `${String(info.title)} ${String(info.version)}`,
         '--config',
         REDOCLY_CONFIG,
       ],
@@ -82,9 +85,13 @@ export async function renderHtmlReference(
     );
     if (run.status !== 0) {
       const reason = `${run.stderr}\n${run.stdout}`.trim().split('\n').slice(-1)[0] ?? '';
-      throw new ToolError('redocly build-docs', `redocly build-docs failed for ${fileStem}: ${reason}`);
+      throw new ToolError('redocly build-docs', `redocly build-docs failed for ${stem}: ${reason}`);
     }
-    return await readFile(output, 'utf8');
+    return [`${stem}.html`, await readFile(output, 'utf8')] as const;
+  };
+  try {
+    const pages = await Promise.all([...documents].map(([file, text]) => render(file, text)));
+    return new Map(pages.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
