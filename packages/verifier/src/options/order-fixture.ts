@@ -10,7 +10,6 @@ import {
 } from '@print-contracts/client';
 import { UsageError } from '../errors/index.js';
 import { readFlagFile } from './paths.js';
-import type { OrderBodies } from './verify-options.js';
 
 const SCHEMAS = { v1: createOrderV1Schema, v2: createOrderV2Schema } as const;
 const EXAMPLE_SOURCE = "the kit's example order (a product the sample API sells)";
@@ -32,7 +31,7 @@ export const isJsonObject = (value: unknown): value is Record<string, unknown> =
  * or `{"v1": body, "v2": body}`) checked by the client's schema. Always test orders; the `reference`
  * is replaced by the run's own, so `--cleanup` can find what a killed run created.
  */
-export function readOrderBodies(path: string | undefined, cwd: string): OrderBodies {
+export function readOrderBodies(path: string | undefined, cwd: string) {
   const flag = `--order-fixture ${path}`;
   const given = path === undefined ? {} : byVersion(fixtureObject(path, cwd, flag), flag);
   const body = (version: ApiVersion) =>
