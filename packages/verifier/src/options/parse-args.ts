@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS } from '@print-contracts/client';
 import { argsProblem, withoutUserInfo } from '@print-contracts/client/kit';
+import { isObject } from '../drift/schema-walk.js';
 import { UsageError } from '../errors/index.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
-import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
+import { parseJson, readOrderBodies } from './order-fixture.js';
 import { checkWritable, defaultContractsDir, defaultOpenApiDir } from './paths.js';
 import type { BrokerAuth, TargetMode } from './verify-options.js';
 
@@ -84,6 +85,9 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   if (values.help) return { kind: 'help' as const };
   if (values.version) return { kind: 'version' as const };
   if (values.quiet && values.verbose) throw new UsageError('--quiet and --verbose exclude each other');
+  if (values.only?.some((text) => text.trim() === '')) {
+    throw new UsageError('--only needs a text the interaction descriptions contain');
+  }
 
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
   const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
@@ -118,7 +122,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     /** The console's detail: `--quiet` the matrix and summary, `--verbose` every step. */
     detail: values.quiet ? ('quiet' as const) : values.verbose ? ('verbose' as const) : ('normal' as const),
     /** `--only`: replay just the interactions whose description holds one of these texts. */
-    only: onlyTexts(values.only),
+    only: values.only,
     requestTimeoutMs,
     ...waits(target.kind === 'url' ? target.mode : 'sample', target.kind === 'embedded' ? 50 : 1_000),
     /** Further tries of a request answered 429 or 503, or not answered at all. */
@@ -132,13 +136,6 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   };
   checkWritable(reportDir, ledgerPath);
   return { kind: 'verify' as const, options };
-}
-
-function onlyTexts(texts: readonly string[] | undefined): readonly string[] | undefined {
-  if (texts === undefined) return undefined;
-  const empty = texts.find((text) => text.trim() === '');
-  if (empty !== undefined) throw new UsageError('--only needs a text the interaction descriptions contain');
-  return texts;
 }
 
 type NumberFlag = 'request-timeout' | 'creation-timeout' | 'poll-interval' | 'processing-delay' | 'retries';
@@ -263,7 +260,7 @@ function brokerOptions(values: Values, env: Env) {
   }
   const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
     const selector = parseJson(text);
-    if (!isJsonObject(selector)) {
+    if (!isObject(selector)) {
       throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
     }
     return selector;
