@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_VERSION_HEADER, versionHeaderValue } from '@print-contracts/client';
 import { secretForms } from '@print-contracts/client/kit';
 import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
 import {
@@ -15,9 +16,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compareDriftWithBaseline } from '../src/compare/compare.js';
-import type { DriftFinding } from '../src/drift/observe-drift.js';
+import { type DriftFinding, observeDrift } from '../src/drift/observe-drift.js';
+import { loadOpenApiDocuments } from '../src/drift/openapi-documents.js';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { earlierDriftFindings } from '../src/options/comparison.js';
+import type { RecordedExchange } from '../src/record/recorder.js';
 import { driftConsoleLines } from '../src/report/console-reporter.js';
 
 const CONTRACTS = fileURLToPath(new URL('../../../contracts', import.meta.url));
@@ -348,5 +351,34 @@ describe('driftConsoleLines', () => {
     expect(lines).toContain('  getOrder v2 200 $.a');
     expect(lines).toContain('  new: getOrder v2 200 $.b');
     expect(lines).toContain('  gone since the baseline: getOrder v2 200 $.gone');
+  });
+});
+
+describe('observeDrift', () => {
+  const documents = loadOpenApiDocuments(`${CONTRACTS}/openapi`);
+  const answer = (status: number, body: string): RecordedExchange => ({
+    startedAt: new Date(),
+    method: 'GET',
+    url: 'http://127.0.0.1:1/api/orders/1000001',
+    requestHeaders: { [DEFAULT_VERSION_HEADER.name]: versionHeaderValue('v2') },
+    requestBody: undefined,
+    requestBodyStreamed: false,
+    waitMs: 0,
+    receiveMs: 0,
+    response: { status, statusText: '', headers: {}, body: Buffer.from(body) },
+  });
+  const observe = (exchanges: RecordedExchange[]) =>
+    observeDrift(exchanges, documents, { basePath: '/api', secrets: [], dir: 'openapi' }).findings;
+
+  it('reports a status the operation does not list, once however many answers showed it', () => {
+    expect(observe([answer(503, ''), answer(503, '')])).toEqual([
+      expect.objectContaining({ kind: 'unlisted-status', path: '$', example: '503', answers: 2 }),
+    ]);
+  });
+
+  it('reports an answer that is not JSON as an unexpected type, with its start as the example', () => {
+    expect(observe([answer(200, 'not json')])).toEqual([
+      expect.objectContaining({ kind: 'unexpected-type', path: '$', example: '"not json"', allowed: 'JSON' }),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { ApiVersion } from '@print-contracts/client';
-import type { DriftFinding } from '../drift/observe-drift.js';
+import { type DriftFinding, driftIdentity } from '../drift/observe-drift.js';
 
 /** How one interaction × version moved between the baseline and this run. */
 type ChangeKind = 'new-failure' | 'regression' | 'fixed' | 'unchanged' | 'new-interaction' | 'gone';
@@ -103,11 +103,8 @@ export function compareRun(
   inputs: ComparisonInputs,
   options: CompareOptions,
 ) {
-  return inputs.baseline || inputs.knownFindings ? compareWith(current, inputs, options) : undefined;
-}
-
-function compareWith(current: readonly CurrentVerdict[], inputs: ComparisonInputs, options: CompareOptions) {
   const { baseline, knownFindings } = inputs;
+  if (!baseline && !knownFindings) return undefined;
   const before = new Map(baseline?.verdicts.map((item) => [item.key, item]));
   const versions = new Set(current.map((item) => item.version));
   const findings = knownFindings?.findings.filter((finding) => versions.has(finding.version)) ?? [];
@@ -180,7 +177,7 @@ function compareWith(current: readonly CurrentVerdict[], inputs: ComparisonInput
   };
 }
 
-export type Comparison = ReturnType<typeof compareWith>;
+export type Comparison = NonNullable<ReturnType<typeof compareRun>>;
 
 function matches(finding: KnownFinding, item: CurrentVerdict): boolean {
   if (finding.version !== item.version) return false;
@@ -207,23 +204,19 @@ function outcome(finding: KnownFinding, matched: number, inForce: boolean) {
   return { version, interaction, pattern, reason, expires, status, matched, text } as const;
 }
 
-/** What makes two drift findings the same, across runs: not the example, not how many answers showed it. */
-const identity = (finding: Pick<DriftFinding, 'kind' | 'operation' | 'version' | 'status' | 'path'>) =>
-  [finding.kind, finding.operation, finding.version, finding.status, finding.path].join('|');
-
 /**
  * Marks each current drift finding `new` or `known` against an earlier run's (read from its
  * JSON report by `earlierDriftFindings`), and lists the earlier findings that disappeared.
  */
 export function compareDriftWithBaseline(current: readonly DriftFinding[], earlier: readonly DriftFinding[]) {
-  const before = new Set(earlier.map(identity));
-  const now = new Set(current.map(identity));
+  const before = new Set(earlier.map(driftIdentity));
+  const now = new Set(current.map(driftIdentity));
   return {
     findings: current.map((finding) => ({
       ...finding,
-      change: before.has(identity(finding)) ? ('known' as const) : ('new' as const),
+      change: before.has(driftIdentity(finding)) ? ('known' as const) : ('new' as const),
     })),
     /** Findings of the earlier report this run no longer showed. */
-    disappeared: earlier.filter((finding) => !now.has(identity(finding))),
+    disappeared: earlier.filter((finding) => !now.has(driftIdentity(finding))),
   };
 }

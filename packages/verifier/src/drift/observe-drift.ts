@@ -7,7 +7,7 @@ import {
 import { redact } from '@print-contracts/client/kit';
 import type { RecordedExchange } from '../record/recorder.js';
 import type { DocumentOperation, OpenApiDocument } from './openapi-documents.js';
-import { type DriftKind, isObject, type JsonObject, SchemaWalker } from './schema-walk.js';
+import { type DriftKind, isObject, schemaIssues } from './schema-walk.js';
 
 /** Every kind of drift: the schema's five, and a status the operation does not list. */
 type DriftFindingKind = DriftKind | 'unlisted-status';
@@ -63,28 +63,10 @@ function versionOf(headers: RecordedExchange['requestHeaders']): ApiVersion | un
   return (['v1', 'v2'] as const).find((version) => value.includes(versionHeaderValue(version)));
 }
 
-/** `404`, else its class `4XX`, else `default`: the response an answer's status falls under. */
-function responseFor(operation: DocumentOperation, status: number): JsonObject | undefined {
-  const { responses } = operation;
-  const found = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
-  return isObject(found) ? found : undefined;
-}
-
-/** The schema of a response's JSON, or undefined when it declares no content. */
-function jsonSchemaOf(response: JsonObject): unknown {
-  const content = isObject(response.content) ? response.content : {};
-  const media = content['application/json'] ?? Object.values(content)[0];
-  return isObject(media) ? (media.schema ?? {}) : undefined;
-}
-
-function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
-  if (body.length === 0) return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(body.toString('utf8')) };
-  } catch {
-    return { ok: false };
-  }
-}
+/** What makes two drift findings the same, in one run and across runs: not the example, not how many answers. */
+export const driftIdentity = (
+  finding: Pick<DriftFinding, 'kind' | 'operation' | 'version' | 'status' | 'path'>,
+) => [finding.kind, finding.operation, finding.version, finding.status, finding.path].join('|');
 
 /**
  * The observe stage of drift: compares every answer the run recorded with the OpenAPI
@@ -101,66 +83,65 @@ export function observeDrift(
     readonly dir: string | undefined;
   },
 ): DriftReport {
-  const byVersion = new Map(documents.map((document) => [document.version, document]));
-  const walkers = new Map(
-    documents.map((document) => [document.version, new SchemaWalker(document.document)]),
-  );
   const found = new Map<string, Omit<DriftFinding, 'text'>>();
   // Examples and paths are JSON text: a control character in them is escaped already.
   const clean = (text: string) => redact(text, context.secrets);
-  const note = (finding: Omit<DriftFinding, 'answers' | 'text'>, seen: Set<string>) => {
-    const key = [finding.kind, finding.operation, finding.version, finding.status, finding.path].join('|');
-    if (seen.has(key)) return;
-    seen.add(key);
-    const earlier = found.get(key);
-    found.set(key, earlier ? { ...earlier, answers: earlier.answers + 1 } : { ...finding, answers: 1 });
-  };
   let compared = 0;
-  exchanges.forEach((exchange) => {
-    if (!exchange.response) return;
-    const url = new URL(exchange.url);
-    if (!url.pathname.startsWith(context.basePath)) return;
-    const path = url.pathname.slice(context.basePath.length) || '/';
-    const version = versionOf(exchange.requestHeaders);
-    const document = version ? byVersion.get(version) : undefined;
+  for (const { url, method, requestHeaders, response } of exchanges) {
+    const { pathname } = new URL(url);
+    if (!response || !pathname.startsWith(context.basePath)) continue;
+    const path = pathname.slice(context.basePath.length) || '/';
+    const version = versionOf(requestHeaders);
+    const document = documents.find((candidate) => candidate.version === version);
     const operation = document?.operations.find(
-      (candidate) => candidate.method === exchange.method.toUpperCase() && candidate.pattern.test(path),
+      (candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(path),
     );
-    const walker = version ? walkers.get(version) : undefined;
-    if (!version || !operation || !walker) return;
+    if (!version || !document || !operation) continue;
     compared++;
-    const seen = new Set<string>();
-    const { status, body } = exchange.response;
-    const base = { operation: operation.operationId, version, status };
-    const response = responseFor(operation, status);
-    if (!response) {
-      note({ ...base, kind: 'unlisted-status', path: '$', example: String(status) }, seen);
-      return;
+    const base = { operation: operation.operationId, version, status: response.status };
+    const seen = new Map<string, Omit<DriftFinding, 'answers' | 'text'>>();
+    for (const issue of answerIssues(document, operation, response)) {
+      const example =
+        issue.example ?? (issue.value === undefined ? undefined : shorten(JSON.stringify(issue.value)));
+      const finding = {
+        ...base,
+        kind: issue.kind,
+        path: clean(issue.path),
+        ...(example === undefined ? {} : { example: clean(example) }),
+        ...(issue.allowed === undefined ? {} : { allowed: clean(shorten(issue.allowed)) }),
+      };
+      if (!seen.has(driftIdentity(finding))) seen.set(driftIdentity(finding), finding);
     }
-    const schema = jsonSchemaOf(response);
-    if (schema === undefined || body.length === 0) return;
-    const parsed = parseJson(body);
-    if (!parsed.ok) {
-      const example = clean(JSON.stringify(body.toString('utf8').slice(0, EXAMPLE_CHARS)));
-      note({ ...base, kind: 'unexpected-type', path: '$', example, allowed: 'JSON' }, seen);
-      return;
+    for (const [key, finding] of seen) {
+      const earlier = found.get(key);
+      found.set(key, earlier ? { ...earlier, answers: earlier.answers + 1 } : { ...finding, answers: 1 });
     }
-    for (const issue of walker.walk(parsed.value, schema)) {
-      const example = issue.value === undefined ? undefined : clean(shorten(JSON.stringify(issue.value)));
-      note(
-        {
-          ...base,
-          kind: issue.kind,
-          path: clean(issue.path),
-          ...(example === undefined ? {} : { example }),
-          ...(issue.allowed === undefined ? {} : { allowed: clean(shorten(issue.allowed)) }),
-        },
-        seen,
-      );
-    }
-  });
+  }
   const findings = [...found.values()].map((finding) => ({ ...finding, text: driftText(finding) }));
   return { documents: context.dir, compared, findings };
+}
+
+/** The schema's issues with one answer, or a status no response of the operation lists, or a body that is not JSON. */
+function answerIssues(
+  document: OpenApiDocument,
+  operation: DocumentOperation,
+  { status, body }: NonNullable<RecordedExchange['response']>,
+): { kind: DriftFindingKind; path: string; value?: unknown; example?: string; allowed?: string }[] {
+  const { responses } = operation;
+  const listed = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
+  if (!isObject(listed)) return [{ kind: 'unlisted-status', path: '$', example: String(status) }];
+  const content = isObject(listed.content) ? listed.content : {};
+  const media = content['application/json'] ?? Object.values(content)[0];
+  if (!isObject(media) || body.length === 0) return [];
+  const text = body.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const example = JSON.stringify(text.slice(0, EXAMPLE_CHARS));
+    return [{ kind: 'unexpected-type', path: '$', example, allowed: 'JSON' }];
+  }
+  return schemaIssues(document.document, value, media.schema ?? {});
 }
 
 const shorten = (text: string) =>

@@ -1,55 +1,38 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_VERSIONS, type ApiVersion } from '@print-contracts/client';
+import { API_VERSIONS } from '@print-contracts/client';
 import { UsageError } from '../errors/index.js';
 import { isObject, type JsonObject } from './schema-walk.js';
 
-/** One operation of a document: how a request finds it, and its responses by status key. */
-export interface DocumentOperation {
-  readonly operationId: string;
-  readonly method: string;
-  readonly template: string;
-  readonly pattern: RegExp;
-  readonly responses: JsonObject;
-}
-
 /** The committed OpenAPI document of one API version, read as data. */
-export interface OpenApiDocument {
-  readonly version: ApiVersion;
-  readonly file: string;
-  readonly document: JsonObject;
-  readonly operations: readonly DocumentOperation[];
-}
+export type OpenApiDocument = ReturnType<typeof loadOpenApiDocuments>[number];
+/** One operation of a document: how a request finds it, and its responses by status key. */
+export type DocumentOperation = OpenApiDocument['operations'][number];
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** `/orders/{id}` → a pattern that takes one path segment for each parameter. */
 function templatePattern(template: string): RegExp {
-  const parts = template.split(/\{[^}]+\}/).map(escapeRegExp);
+  const parts = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${parts.join('[^/]+')}$`);
 }
 
-function operationsOf(document: JsonObject): DocumentOperation[] {
+function operationsOf(document: JsonObject) {
   const paths = isObject(document.paths) ? document.paths : {};
   return Object.entries(paths).flatMap(([template, item]) =>
-    isObject(item)
-      ? METHODS.flatMap((method) => {
-          const operation = item[method];
-          if (!isObject(operation)) return [];
-          return [
-            {
-              operationId:
-                typeof operation.operationId === 'string' ? operation.operationId : `${method} ${template}`,
-              method: method.toUpperCase(),
-              template,
-              pattern: templatePattern(template),
-              responses: isObject(operation.responses) ? operation.responses : {},
-            },
-          ];
-        })
-      : [],
+    METHODS.flatMap((method) => {
+      const operation = isObject(item) ? item[method] : undefined;
+      if (!isObject(operation)) return [];
+      const { operationId, responses } = operation;
+      return [
+        {
+          operationId: typeof operationId === 'string' ? operationId : `${method} ${template}`,
+          method: method.toUpperCase(),
+          pattern: templatePattern(template),
+          responses: isObject(responses) ? responses : {},
+        },
+      ];
+    }),
   );
 }
 
@@ -58,7 +41,7 @@ function operationsOf(document: JsonObject): DocumentOperation[] {
  * files `packages/openapi` generates). Plain data: no OpenAPI library runs here. A folder that
  * cannot be read, or holds no such document, is a usage error naming `--openapi`.
  */
-export function loadOpenApiDocuments(dir: string): OpenApiDocument[] {
+export function loadOpenApiDocuments(dir: string) {
   let names: string[];
   try {
     names = readdirSync(dir)
@@ -78,10 +61,9 @@ export function loadOpenApiDocuments(dir: string): OpenApiDocument[] {
       throw new UsageError(`--openapi: ${join(dir, file)} is not JSON; give a folder of OpenAPI documents`);
     }
     if (!isObject(document) || typeof document.openapi !== 'string' || !isObject(document.info)) return [];
-    const version = API_VERSIONS.find(
-      (candidate) => candidate === (document as JsonObject & { info: JsonObject }).info.version,
-    );
-    return version ? [{ version, file, document, operations: operationsOf(document) }] : [];
+    const stated = document.info.version;
+    const version = API_VERSIONS.find((candidate) => candidate === stated);
+    return version ? [{ version, document, operations: operationsOf(document) }] : [];
   });
   if (documents.length === 0) {
     throw new UsageError(`--openapi ${dir} holds no OpenAPI document of ${API_VERSIONS.join(' or ')}`);

@@ -34,114 +34,100 @@ function typesOf(value: unknown): string[] {
   return [typeof value];
 }
 
+/** The schema a local `$ref` (`#/components/schemas/Order`) points to in `document`. */
+const pointed = (document: JsonObject, ref: string): unknown =>
+  ref.startsWith('#/')
+    ? ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>(
+          (node, part) =>
+            isObject(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined,
+          document,
+        )
+    : {};
+
 /**
  * Walks an answer against the subset of JSON Schema (2020-12, as OpenAPI 3.1 embeds it) the
- * committed documents use: `$ref` into the document, `type`, `enum`, `const`, `properties`,
+ * committed documents use: `$ref` into `document`, `type`, `enum`, `const`, `properties`,
  * `required`, `additionalProperties`, `items`, `anyOf`/`oneOf`/`allOf`. Formats, patterns and
  * bounds are left to the contracts: drift is about shape. A property the schema does not name
  * is reported unless the object is a map (`additionalProperties` a schema, no `properties`).
+ * `refs` counts the `$ref`s followed in a row, so a reference cycle ends.
  */
-export class SchemaWalker {
-  readonly #document: JsonObject;
-
-  constructor(document: JsonObject) {
-    this.#document = document;
+export function schemaIssues(
+  document: JsonObject,
+  value: unknown,
+  schema: unknown,
+  path = '$',
+  refs = 0,
+): SchemaIssue[] {
+  if (!isObject(schema) || refs > 32) return [];
+  const walk = (item: unknown, part: unknown, at = path) => schemaIssues(document, item, part, at);
+  const { $ref, ...rest } = schema;
+  if (typeof $ref === 'string') {
+    const issues = schemaIssues(document, value, pointed(document, $ref), path, refs + 1);
+    return Object.keys(rest).length > 0 ? [...issues, ...walk(value, rest)] : issues;
   }
-
-  walk(value: unknown, schema: unknown, path = '$'): SchemaIssue[] {
-    const resolved = this.#resolve(schema);
-    if (!isObject(resolved)) return [];
-    const issues: SchemaIssue[] = [];
-    if (typeof resolved.$ref === 'string') {
-      const { $ref: _ref, ...rest } = resolved;
-      issues.push(...this.walk(value, this.#resolve({ $ref: resolved.$ref }), path));
-      if (Object.keys(rest).length > 0) issues.push(...this.walk(value, rest, path));
-      return issues;
-    }
-    if (Array.isArray(resolved.allOf)) {
-      for (const part of resolved.allOf) issues.push(...this.walk(value, part, path));
-    }
-    for (const key of ['anyOf', 'oneOf'] as const) {
-      const branches = resolved[key];
-      if (Array.isArray(branches) && branches.length > 0)
-        issues.push(...this.#branches(value, branches, path));
-    }
-    const allowedTypes =
-      typeof resolved.type === 'string'
-        ? [resolved.type]
-        : Array.isArray(resolved.type)
-          ? resolved.type
-          : undefined;
-    if (allowedTypes && !typesOf(value).some((type) => allowedTypes.includes(type))) {
-      issues.push({ kind: 'unexpected-type', path, value, allowed: allowedTypes.join(' or ') });
-      return issues;
-    }
-    const listed = Array.isArray(resolved.enum)
-      ? resolved.enum
-      : 'const' in resolved
-        ? [resolved.const]
-        : undefined;
-    if (listed && !listed.some((item) => JSON.stringify(item) === JSON.stringify(value))) {
-      const kind = listed.every((item) => typeof item === typeof value)
-        ? 'unlisted-enum-value'
-        : 'unexpected-type';
-      issues.push({ kind, path, value, allowed: listed.map((item) => JSON.stringify(item)).join(', ') });
-    }
-    if (Array.isArray(value) && resolved.items !== undefined) {
-      for (const item of value) issues.push(...this.walk(item, resolved.items, `${path}[*]`));
-    }
-    if (isObject(value)) issues.push(...this.#object(value, resolved, path));
+  const issues: SchemaIssue[] = [];
+  if (Array.isArray(schema.allOf)) {
+    for (const part of schema.allOf) issues.push(...walk(value, part));
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches) && branches.length > 0)
+      issues.push(
+        ...fittest(
+          branches.map((branch) => walk(value, branch)),
+          value,
+          path,
+        ),
+      );
+  }
+  const types = typeof schema.type === 'string' ? [schema.type] : schema.type;
+  if (Array.isArray(types) && !typesOf(value).some((type) => types.includes(type))) {
+    issues.push({ kind: 'unexpected-type', path, value, allowed: types.join(' or ') });
     return issues;
   }
-
-  #object(value: JsonObject, schema: JsonObject, path: string): SchemaIssue[] {
-    const issues: SchemaIssue[] = [];
-    const properties = isObject(schema.properties) ? schema.properties : undefined;
-    const extra = schema.additionalProperties;
-    const required = Array.isArray(schema.required) ? schema.required : [];
-    for (const name of required) {
-      if (typeof name === 'string' && !(name in value)) {
-        issues.push({ kind: 'missing-required', path: child(path, name), value: undefined });
-      }
-    }
-    for (const [key, item] of Object.entries(value)) {
-      const described = properties?.[key];
-      if (described !== undefined) issues.push(...this.walk(item, described, child(path, key)));
-      else if (isObject(extra) && Object.keys(extra).length > 0)
-        issues.push(...this.walk(item, extra, child(path, key)));
-      else if (properties !== undefined || extra === false) {
-        issues.push({ kind: 'undescribed-property', path: child(path, key), value: item });
-      }
-    }
-    return issues;
+  const listed = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
+  if (listed && !listed.some((item) => JSON.stringify(item) === JSON.stringify(value))) {
+    const kind = listed.every((item) => typeof item === typeof value)
+      ? 'unlisted-enum-value'
+      : 'unexpected-type';
+    issues.push({ kind, path, value, allowed: listed.map((item) => JSON.stringify(item)).join(', ') });
   }
-
-  /** The branch the value fits with the fewest issues; a value of no branch's type is one type issue. */
-  #branches(value: unknown, branches: readonly unknown[], path: string): SchemaIssue[] {
-    const results = branches.map((branch) => this.walk(value, branch, path));
-    if (results.some((issues) => issues.length === 0)) return [];
-    const typeMiss = (issues: SchemaIssue[]) =>
-      issues.some((issue) => issue.kind === 'unexpected-type' && issue.path === path);
-    const fitting = results.filter((issues) => !typeMiss(issues));
-    if (fitting.length > 0)
-      return fitting.reduce((best, issues) => (issues.length < best.length ? issues : best));
-    const allowed = results
-      .flatMap((issues) => issues.filter((issue) => issue.path === path).map((issue) => issue.allowed ?? ''))
-      .filter(Boolean);
-    return [{ kind: 'unexpected-type', path, value, allowed: [...new Set(allowed)].join(' or ') }];
+  if (Array.isArray(value) && schema.items !== undefined) {
+    for (const item of value) issues.push(...walk(item, schema.items, `${path}[*]`));
   }
-
-  /** A local `$ref` (`#/components/schemas/Order`) followed to its schema. */
-  #resolve(schema: unknown, depth = 0): unknown {
-    if (!isObject(schema) || typeof schema.$ref !== 'string' || depth > 32) return schema;
-    const ref = schema.$ref;
-    if (!ref.startsWith('#/')) return {};
-    let target: unknown = this.#document;
-    for (const part of ref.slice(2).split('/')) {
-      const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
-      target = isObject(target) ? target[key] : undefined;
+  if (!isObject(value)) return issues;
+  const properties = isObject(schema.properties) ? schema.properties : undefined;
+  const extra = schema.additionalProperties;
+  for (const name of Array.isArray(schema.required) ? schema.required : []) {
+    if (typeof name === 'string' && !(name in value)) {
+      issues.push({ kind: 'missing-required', path: child(path, name), value: undefined });
     }
-    if (Object.keys(schema).length === 1) return this.#resolve(target, depth + 1);
-    return schema;
   }
+  for (const [key, item] of Object.entries(value)) {
+    const described =
+      properties?.[key] ?? (isObject(extra) && Object.keys(extra).length > 0 ? extra : undefined);
+    if (described !== undefined) issues.push(...walk(item, described, child(path, key)));
+    else if (properties !== undefined || extra === false) {
+      issues.push({ kind: 'undescribed-property', path: child(path, key), value: item });
+    }
+  }
+  return issues;
+}
+
+/** Of `anyOf`/`oneOf`: the branch the value fits with the fewest issues; of no branch's type, one type issue. */
+function fittest(results: SchemaIssue[][], value: unknown, path: string): SchemaIssue[] {
+  if (results.some((issues) => issues.length === 0)) return [];
+  const typeMiss = (issues: SchemaIssue[]) =>
+    issues.some((issue) => issue.kind === 'unexpected-type' && issue.path === path);
+  const fitting = results.filter((issues) => !typeMiss(issues));
+  if (fitting.length > 0)
+    return fitting.reduce((best, issues) => (issues.length < best.length ? issues : best));
+  const allowed = results
+    .flatMap((issues) => issues.filter((issue) => issue.path === path).map((issue) => issue.allowed ?? ''))
+    .filter(Boolean);
+  return [{ kind: 'unexpected-type', path, value, allowed: [...new Set(allowed)].join(' or ') }];
 }

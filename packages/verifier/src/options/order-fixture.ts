@@ -8,9 +8,9 @@ import {
   exampleOrder,
   toFieldIssues,
 } from '@print-contracts/client';
+import { isObject } from '../drift/schema-walk.js';
 import { UsageError } from '../errors/index.js';
 import { readFlagFile } from './paths.js';
-import type { OrderBodies } from './verify-options.js';
 
 const SCHEMAS = { v1: createOrderV1Schema, v2: createOrderV2Schema } as const;
 const EXAMPLE_SOURCE = "the kit's example order (a product the sample API sells)";
@@ -24,15 +24,12 @@ export function parseJson(text: string): unknown {
   }
 }
 
-export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * The kit's example bodies, or those of `--order-fixture FILE` (a body, v1 when its lines have `productCode`,
  * or `{"v1": body, "v2": body}`) checked by the client's schema. Always test orders; the `reference`
  * is replaced by the run's own, so `--cleanup` can find what a killed run created.
  */
-export function readOrderBodies(path: string | undefined, cwd: string): OrderBodies {
+export function readOrderBodies(path: string | undefined, cwd: string) {
   const flag = `--order-fixture ${path}`;
   const given = path === undefined ? {} : byVersion(fixtureObject(path, cwd, flag), flag);
   const body = (version: ApiVersion) =>
@@ -53,7 +50,7 @@ function fixtureObject(path: string, cwd: string, flag: string): Record<string, 
   if (json === undefined) {
     throw new UsageError(`${flag} is not JSON; give a create-order body, or {"v1": body, "v2": body}`);
   }
-  if (!isJsonObject(json)) {
+  if (!isObject(json)) {
     throw new UsageError(`${flag} must hold a JSON object: a create-order body, or {"v1": body, "v2": body}`);
   }
   return json;
@@ -62,7 +59,7 @@ function fixtureObject(path: string, cwd: string, flag: string): Record<string, 
 function byVersion(json: Record<string, unknown>, flag: string): Partial<Record<ApiVersion, unknown>> {
   if ('orderLines' in json) {
     const lines = Array.isArray(json.orderLines) ? (json.orderLines as unknown[]) : [];
-    const v1 = lines.length > 0 && lines.every((line) => isJsonObject(line) && 'productCode' in line);
+    const v1 = lines.length > 0 && lines.every((line) => isObject(line) && 'productCode' in line);
     return v1 ? { v1: json } : { v2: json };
   }
   const keys = Object.keys(json);
@@ -75,7 +72,7 @@ function byVersion(json: Record<string, unknown>, flag: string): Partial<Record<
 }
 
 function checked(version: ApiVersion, body: unknown, flag: string): unknown {
-  if (!isJsonObject(body)) throw new UsageError(`${flag}: the ${version} body must be a JSON object`);
+  if (!isObject(body)) throw new UsageError(`${flag}: the ${version} body must be a JSON object`);
   if (body.testOrder === false) {
     throw new UsageError(
       `${flag}: the ${version} body says "testOrder": false; the verifier creates test orders only (leave it out or set it to true)`,

@@ -2,12 +2,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS } from '@print-contracts/client';
 import { argsProblem, withoutUserInfo } from '@print-contracts/client/kit';
+import { isObject } from '../drift/schema-walk.js';
 import { UsageError } from '../errors/index.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
-import { isJsonObject, parseJson, readOrderBodies } from './order-fixture.js';
+import { parseJson, readOrderBodies } from './order-fixture.js';
 import { checkWritable, defaultContractsDir, defaultOpenApiDir } from './paths.js';
-import type { BrokerAuth, BrokerOptions, TargetMode, TargetOptions } from './verify-options.js';
+import type { BrokerAuth, TargetMode } from './verify-options.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -84,14 +85,17 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   if (values.help) return { kind: 'help' as const };
   if (values.version) return { kind: 'version' as const };
   if (values.quiet && values.verbose) throw new UsageError('--quiet and --verbose exclude each other');
+  if (values.only?.some((text) => text.trim() === '')) {
+    throw new UsageError('--only needs a text the interaction descriptions contain');
+  }
 
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
   const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
-  const requestTimeoutMs = milliseconds(values, 'request-timeout', 10_000);
+  const requestTimeoutMs = wholeNumber(values, 'request-timeout', 10_000);
   const waits = (mode: TargetMode, pollIntervalMs: number) => ({
     /** The one bound on waiting for an order's asynchronous creation, in every phase. */
-    creationTimeoutMs: milliseconds(values, 'creation-timeout', CREATION_TIMEOUT_MS[mode]),
-    pollIntervalMs: milliseconds(values, 'poll-interval', pollIntervalMs),
+    creationTimeoutMs: wholeNumber(values, 'creation-timeout', CREATION_TIMEOUT_MS[mode]),
+    pollIntervalMs: wholeNumber(values, 'poll-interval', pollIntervalMs),
   });
   const credentialFlags: CredentialFlags = values;
   if (values.cleanup) {
@@ -115,15 +119,14 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     reportDir,
     ledgerPath,
     strict: values.strict ?? false,
-    quiet: values.quiet ?? false,
     /** The console's detail: `--quiet` the matrix and summary, `--verbose` every step. */
     detail: values.quiet ? ('quiet' as const) : values.verbose ? ('verbose' as const) : ('normal' as const),
     /** `--only`: replay just the interactions whose description holds one of these texts. */
-    only: onlyTexts(values.only),
+    only: values.only,
     requestTimeoutMs,
     ...waits(target.kind === 'url' ? target.mode : 'sample', target.kind === 'embedded' ? 50 : 1_000),
     /** Further tries of a request answered 429 or 503, or not answered at all. */
-    retries: count(values, 'retries', 4, 10),
+    retries: wholeNumber(values, 'retries', 4, 0, 10),
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
     /** An earlier run's report and the acknowledged findings to compare the run with. */
     comparison: comparisonInputs(values, cwd),
@@ -135,37 +138,18 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   return { kind: 'verify' as const, options };
 }
 
-function onlyTexts(texts: readonly string[] | undefined): readonly string[] | undefined {
-  if (texts === undefined) return undefined;
-  const empty = texts.find((text) => text.trim() === '');
-  if (empty !== undefined) throw new UsageError('--only needs a text the interaction descriptions contain');
-  return texts;
-}
-
 type NumberFlag = 'request-timeout' | 'creation-timeout' | 'poll-interval' | 'processing-delay' | 'retries';
+const DAY_MS = 86_400_000;
 
-/** A whole number of milliseconds from `min` up to a day. */
-function milliseconds(values: Values, flag: NumberFlag, fallback: number, min = 1): number {
-  const what = `a whole number of milliseconds (${min} or more)`;
-  return wholeNumber(values, flag, fallback, min, 86_400_000, what);
-}
-
-/** A count from 0 to `max`. */
-function count(values: Values, flag: NumberFlag, fallback: number, max: number): number {
-  return wholeNumber(values, flag, fallback, 0, max, `a whole number from 0 to ${max}`);
-}
-
-function wholeNumber(
-  values: Values,
-  flag: NumberFlag,
-  fallback: number,
-  min: number,
-  max: number,
-  what: string,
-) {
+/** A whole number from `min` to `max`: by default milliseconds, from 1 up to a day. */
+function wholeNumber(values: Values, flag: NumberFlag, fallback: number, min = 1, max = DAY_MS): number {
   const value = values[flag];
   if (value === undefined) return fallback;
   if (/^\d+$/.test(value) && Number(value) >= min && Number(value) <= max) return Number(value);
+  const what =
+    max === DAY_MS
+      ? `a whole number of milliseconds (${min} or more)`
+      : `a whole number from ${min} to ${max}`;
   throw new UsageError(`--${flag} must be ${what}, got "${value.slice(0, 20)}"`);
 }
 
@@ -174,7 +158,7 @@ function oneOf<T extends string>(flag: string, value: string, choices: readonly 
   throw new UsageError(`${flag} must be ${choices.join(' or ')}, got "${value}"`);
 }
 
-function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: string): TargetOptions {
+export function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: string) {
   const { 'base-url': baseUrl, mode } = values;
   if (baseUrl === undefined) {
     if (mode !== undefined) {
@@ -183,8 +167,8 @@ function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: st
       );
     }
     return {
-      kind: 'embedded',
-      processingDelayMs: milliseconds(values, 'processing-delay', EMBEDDED_PROCESSING_DELAY_MS, 0),
+      kind: 'embedded' as const,
+      processingDelayMs: wholeNumber(values, 'processing-delay', EMBEDDED_PROCESSING_DELAY_MS, 0),
     };
   }
   if (values['processing-delay'] !== undefined) {
@@ -199,7 +183,7 @@ function targetOptions(values: Values, flags: CredentialFlags, env: Env, cwd: st
   }
   const checkedMode = oneOf('--mode', mode, ['sample', 'live'] as const);
   return {
-    kind: 'url',
+    kind: 'url' as const,
     baseUrl: checkBaseUrl(baseUrl, checkedMode),
     mode: checkedMode,
     control: values.control ?? false,
@@ -260,7 +244,7 @@ export const brokerSecrets = (env: Env): string[] =>
     (value): value is string => Boolean(value),
   );
 
-function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
+function brokerOptions(values: Values, env: Env) {
   const url = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();
   const { publish = false, 'provider-version': providerVersion } = values;
   if (!url) {
@@ -276,7 +260,7 @@ function brokerOptions(values: Values, env: Env): BrokerOptions | undefined {
   }
   const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
     const selector = parseJson(text);
-    if (!isJsonObject(selector)) {
+    if (!isObject(selector)) {
       throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
     }
     return selector;

@@ -63,7 +63,7 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     };
   });
   const totals = counts(interactions);
-  const { strict, stoppedBy } = context;
+  const { strict, stoppedBy, failOnDrift = false } = context;
   const { kind, baseUrl, mode, controlOrigin } = context.target;
   const exchanges = replayed.interactions.flatMap((item) => item.exchanges);
   return {
@@ -74,12 +74,14 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     durationMs: Math.round(context.durationMs),
     target: { kind, baseUrl, mode, control: controlOrigin !== undefined },
     strict,
-    failOnDrift: context.failOnDrift ?? false,
+    failOnDrift,
     stoppedBy,
-    exitCode: withDrift(
-      exitCodeFor(totals.failed > 0 || (strict && totals.notVerifiable > 0), totals, stoppedBy),
-      driftFails(context.failOnDrift ?? false, context.drift),
-    ),
+    exitCode: exitCodeFor(totals.failed > 0 || (strict && totals.notVerifiable > 0), {
+      totals,
+      stoppedBy,
+      failOnDrift,
+      drift: context.drift,
+    }),
     totals,
     byVersion: Object.fromEntries(
       API_VERSIONS.flatMap((version) => {
@@ -98,10 +100,6 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
   };
 }
 
-/** Failing drift turns an otherwise passing run into exit 1. */
-const withDrift = (exitCode: ExitCode, fails: boolean): ExitCode =>
-  exitCode === EXIT_CODES.passed && fails ? EXIT_CODES.failed : exitCode;
-
 function counts(interactions: readonly { verdict: Verdict }[]) {
   const count = (verdict: Verdict) => interactions.filter((item) => item.verdict === verdict).length;
   return {
@@ -114,27 +112,28 @@ function counts(interactions: readonly { verdict: Verdict }[]) {
   };
 }
 
-/** A signal, then a failure (a broken contract, or what the comparison fails), then a target down. */
+/**
+ * A signal, then a failure (a broken contract, or what the comparison fails), then a target down;
+ * failing drift turns an otherwise passing run into exit 1.
+ */
 function exitCodeFor(
   failing: boolean,
-  totals: { readonly targetUnavailable: number },
-  stoppedBy: StopSignal | undefined,
+  run: {
+    readonly totals: { readonly targetUnavailable: number };
+    readonly stoppedBy: StopSignal | undefined;
+    readonly failOnDrift: boolean;
+    readonly drift: DriftReport | undefined;
+  },
 ): ExitCode {
-  if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
+  if (run.stoppedBy) return SIGNAL_EXIT_CODES[run.stoppedBy];
   if (failing) return EXIT_CODES.failed;
-  if (totals.targetUnavailable > 0) return EXIT_CODES.targetUnavailable;
-  return EXIT_CODES.passed;
+  if (run.totals.targetUnavailable > 0) return EXIT_CODES.targetUnavailable;
+  return driftFails(run.failOnDrift, run.drift) ? EXIT_CODES.failed : EXIT_CODES.passed;
 }
 
 /** The report with its comparison, whose failures decide exit 1 instead of the verdicts alone. */
 export function withComparison(report: RunReport, comparison: Comparison | undefined): RunReport {
-  if (comparison === undefined) return report;
-  const exitCode = exitCodeFor(comparison.fails, report.totals, report.stoppedBy);
-  return {
-    ...report,
-    exitCode: withDrift(exitCode, driftFails(report.failOnDrift, report.drift)),
-    comparison,
-  };
+  return comparison ? { ...report, comparison, exitCode: exitCodeFor(comparison.fails, report) } : report;
 }
 
 /** A version the target no longer serves, said once; its interactions keep their own verdicts. */

@@ -2,7 +2,7 @@ import { redact } from '@print-contracts/client/kit';
 import type { DriftReport } from '../drift/observe-drift.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { VerifyOptions } from '../options/verify-options.js';
-import { type Plan, VERDICT_WORDS, type Verdict } from '../plan/plan.js';
+import { type Plan, VERDICT_WORDS } from '../plan/plan.js';
 import type { Target } from '../target/target.js';
 import {
   changeSections,
@@ -10,6 +10,7 @@ import {
   DRIFT_HEADING,
   failedWithoutBreak,
   type InteractionReport,
+  LISTED,
   LOOKS,
   matrixRows,
   printable,
@@ -35,15 +36,6 @@ interface ConsoleOptions {
   readonly secrets: readonly string[];
   /** ANSI colour (a terminal without `NO_COLOR`); see `wantsColour`. */
   readonly colour?: boolean;
-}
-
-/** One interaction's outcome, as the replay settles it. */
-interface VerdictLine {
-  readonly version: string;
-  readonly description: string;
-  readonly verdict: Verdict;
-  readonly ms: number | undefined;
-  readonly reason: string | undefined;
 }
 
 /** The few styles the console uses; plain ANSI codes (SGR), no dependency. */
@@ -144,7 +136,7 @@ export class ConsoleReporter {
   }
 
   /** One interaction as it finishes: mark, version, description, time, and why when not verified. */
-  verdict(item: VerdictLine): void {
+  verdict(item: Pick<InteractionReport, 'version' | 'description' | 'verdict' | 'ms' | 'reason'>): void {
     if (this.#options.detail === 'quiet') return;
     const time = item.ms === undefined ? '' : ` (${item.ms} ms)`;
     const why = item.verdict === 'verified' ? '' : ` — ${reason(item)}`;
@@ -165,10 +157,9 @@ export class ConsoleReporter {
       target.kind === 'embedded'
         ? `the embedded sample API at ${target.baseUrl}`
         : `${target.baseUrl} (mode ${target.mode})`;
-    const perVersion = new Map<string, number>();
-    for (const item of plan.interactions)
-      perVersion.set(item.version, (perVersion.get(item.version) ?? 0) + 1);
-    const versions = [...perVersion].map(([version, many]) => `${version} ${many}`).join(', ');
+    const versions = [...new Set(plan.interactions.map((item) => item.version))]
+      .map((version) => `${version} ${plan.interactions.filter((item) => item.version === version).length}`)
+      .join(', ');
     const count = plan.interactions.length;
     this.progress(
       `Verifying ${where}, control surface ${target.controlOrigin ? 'on' : 'off'}: ${count} interaction${count === 1 ? '' : 's'} (${versions})`,
@@ -199,15 +190,14 @@ export class ConsoleReporter {
         for (const mismatch of item.mismatches) if (mismatch !== item.reason) this.say(`      ${mismatch}`);
       }
     }
-    for (const [verdict, title] of [
-      ['not-run', 'Not run (the run was stopped):'],
-      ['target-unavailable', 'Target unavailable (not a broken contract):'],
-      ['not-verifiable', `Not verifiable here${report.strict ? ' (failures under --strict)' : ''}:`],
-    ] as const) {
+    for (const { verdict, title, why } of LISTED) {
       const items = withVerdict(report, verdict);
       if (items.length === 0) continue;
       this.say('');
-      this.#line([title, 'bold']);
+      this.#line([
+        `${title}${verdict === 'not-verifiable' && report.strict ? ' (failures under --strict)' : why}:`,
+        'bold',
+      ]);
       for (const item of items) this.say(`  ${item.version} ${item.description} — ${reason(item)}`);
     }
     if (report.findings.length > 0) this.say('');

@@ -6,6 +6,7 @@ import {
   changesHeadline,
   DRIFT_HEADING,
   failedWithoutBreak,
+  LISTED,
   LOOKS,
   matrixRows,
   type RunReport,
@@ -58,11 +59,7 @@ export function markdownSummary(report: RunReport): string {
     );
     for (const mismatch of item.mismatches) if (mismatch !== item.reason) lines.push(`  - ${cell(mismatch)}`);
   }
-  for (const [verdict, title] of [
-    ['not-run', 'Not run (the run was stopped)'],
-    ['target-unavailable', 'Target unavailable'],
-    ['not-verifiable', 'Not verifiable here'],
-  ] as const) {
+  for (const { verdict, title } of LISTED) {
     const items = withVerdict(report, verdict);
     if (items.length > 0) lines.push('', `## ${title}`, '');
     for (const item of items)

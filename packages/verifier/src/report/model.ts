@@ -27,6 +27,13 @@ export const LOOKS: Readonly<
   'not-run': { mark: '·', style: 'dim', markdown: '⏹️ not run' },
 };
 
+/** The verdicts listed after the failures, with their reasons: the section's title, and what the console adds. */
+export const LISTED = [
+  { verdict: 'not-run', title: 'Not run (the run was stopped)', why: '' },
+  { verdict: 'target-unavailable', title: 'Target unavailable', why: ' (not a broken contract)' },
+  { verdict: 'not-verifiable', title: 'Not verifiable here', why: '' },
+] as const;
+
 /** The title of the drift section, in the console and in Markdown. */
 export const DRIFT_HEADING = 'Drift from the OpenAPI description';
 
