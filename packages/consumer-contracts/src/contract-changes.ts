@@ -1,4 +1,4 @@
-import { canonicalJson } from '@print-contracts/client/kit';
+import { canonicalJson, isJsonObject } from '@print-contracts/client/kit';
 import { asPact, type PactFile } from './pact-files.js';
 
 /** One difference between the committed contracts and the ones the suite generated. */
@@ -82,15 +82,12 @@ function changedParts(
   return keys.flatMap((key) => {
     const [a, b] = [before[key], after[key]];
     if (canonicalJson(a) === canonicalJson(b)) return [];
-    if (!prefix && (key === 'request' || key === 'response') && isObject(a) && isObject(b)) {
+    if (!prefix && (key === 'request' || key === 'response') && isJsonObject(a) && isJsonObject(b)) {
       return changedParts(a, b, `${key}.`);
     }
     return [`${prefix}${key}`];
   });
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What each kind of change says about its file. */
 const SAYS: Readonly<Record<ContractChange['kind'], (change: ContractChange) => string>> = {

@@ -1,4 +1,5 @@
 import { type ApiVersion, isHttpError, LIST_LIMIT_MAX, type OrderSummary } from '@print-contracts/client';
+import { isJsonObject, type JsonObject } from '@print-contracts/client/kit';
 import type { FixtureSpec, ListedWant } from '../plan/fixture-spec.js';
 import type { TargetClients } from '../target/clients.js';
 import type { CredentialRole } from '../target/target.js';
@@ -25,31 +26,30 @@ export interface ListedWalk {
   readonly stopped: string | undefined;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-const linesOf = (order: unknown): Json[] =>
-  isObject(order) && Array.isArray(order.lines) ? order.lines.filter(isObject) : [];
+const linesOf = (order: unknown): JsonObject[] =>
+  isJsonObject(order) && Array.isArray(order.lines) ? order.lines.filter(isJsonObject) : [];
 
 /**
  * The weakest signal of what a state needs, on the raw answer: a field present, not its shape
  * (that is the contract's to judge, in the replay).
  */
-const LINES: Readonly<Record<'shipped' | 'discounted', { has: (line: Json) => boolean; what: string }>> = {
+const LINES: Readonly<
+  Record<'shipped' | 'discounted', { has: (line: JsonObject) => boolean; what: string }>
+> = {
   shipped: {
     has: (line) =>
       line.status === 'shipped' ||
-      (Array.isArray(line.shipmentInfo) ? line.shipmentInfo.length > 0 : isObject(line.shipmentInfo)),
+      (Array.isArray(line.shipmentInfo) ? line.shipmentInfo.length > 0 : isJsonObject(line.shipmentInfo)),
     what: 'a shipped line',
   },
-  discounted: { has: (line) => isObject(line.customerDiscount), what: 'a discounted line' },
+  discounted: { has: (line) => isJsonObject(line.customerDiscount), what: 'a discounted line' },
 };
 
 /** Summaries as listed; an entry without a numeric id cannot be used (the list interactions judge it). */
 function summariesOf(answer: unknown): OrderSummary[] {
-  const orders = isObject(answer) && Array.isArray(answer.orders) ? answer.orders : [];
+  const orders = isJsonObject(answer) && Array.isArray(answer.orders) ? answer.orders : [];
   return orders.filter(
-    (order): order is OrderSummary => isObject(order) && typeof order.id === 'number' && order.id > 0,
+    (order): order is OrderSummary => isJsonObject(order) && typeof order.id === 'number' && order.id > 0,
   );
 }
 
@@ -75,7 +75,7 @@ export function listedOrders(clients: TargetClients, signal: AbortSignal) {
       }
       seen.add(ids);
       orders.push(...found);
-      const listed = isObject(answer) && Array.isArray(answer.orders) ? answer.orders.length : 0;
+      const listed = isJsonObject(answer) && Array.isArray(answer.orders) ? answer.orders.length : 0;
       if (listed < LIST_LIMIT_MAX) return { orders, pages: page + 1, stopped: undefined };
     }
     return { orders, pages: MAX_PAGES, stopped: `the bound of ${MAX_PAGES} pages` };

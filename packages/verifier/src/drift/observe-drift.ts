@@ -4,10 +4,10 @@ import {
   VERSION_WITHOUT_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
-import { redact } from '@print-contracts/client/kit';
+import { isJsonObject, redact } from '@print-contracts/client/kit';
 import type { RecordedExchange } from '../record/recorder.js';
 import type { DocumentOperation, OpenApiDocument } from './openapi-documents.js';
-import { type DriftKind, isObject, schemaIssues } from './schema-walk.js';
+import { type DriftKind, schemaIssues } from './schema-walk.js';
 
 /** Every kind of drift: the schema's five, and a status the operation does not list. */
 type DriftFindingKind = DriftKind | 'unlisted-status';
@@ -129,10 +129,10 @@ function answerIssues(
 ): { kind: DriftFindingKind; path: string; value?: unknown; example?: string; allowed?: string }[] {
   const { responses } = operation;
   const listed = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
-  if (!isObject(listed)) return [{ kind: 'unlisted-status', path: '$', example: String(status) }];
-  const content = isObject(listed.content) ? listed.content : {};
+  if (!isJsonObject(listed)) return [{ kind: 'unlisted-status', path: '$', example: String(status) }];
+  const content = isJsonObject(listed.content) ? listed.content : {};
   const media = content['application/json'] ?? Object.values(content)[0];
-  if (!isObject(media) || body.length === 0) return [];
+  if (!isJsonObject(media) || body.length === 0) return [];
   const text = body.toString('utf8');
   let value: unknown;
   try {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSIONS } from '@print-contracts/client';
+import { isJsonObject, type JsonObject } from '@print-contracts/client/kit';
 import { UsageError } from '../errors/index.js';
-import { isObject, type JsonObject } from './schema-walk.js';
 
 /** The committed OpenAPI document of one API version, read as data. */
 export type OpenApiDocument = ReturnType<typeof loadOpenApiDocuments>[number];
@@ -18,18 +18,18 @@ function templatePattern(template: string): RegExp {
 }
 
 function operationsOf(document: JsonObject) {
-  const paths = isObject(document.paths) ? document.paths : {};
+  const paths = isJsonObject(document.paths) ? document.paths : {};
   return Object.entries(paths).flatMap(([template, item]) =>
     METHODS.flatMap((method) => {
-      const operation = isObject(item) ? item[method] : undefined;
-      if (!isObject(operation)) return [];
+      const operation = isJsonObject(item) ? item[method] : undefined;
+      if (!isJsonObject(operation)) return [];
       const { operationId, responses } = operation;
       return [
         {
           operationId: typeof operationId === 'string' ? operationId : `${method} ${template}`,
           method: method.toUpperCase(),
           pattern: templatePattern(template),
-          responses: isObject(responses) ? responses : {},
+          responses: isJsonObject(responses) ? responses : {},
         },
       ];
     }),
@@ -60,7 +60,8 @@ export function loadOpenApiDocuments(dir: string) {
     } catch {
       throw new UsageError(`--openapi: ${join(dir, file)} is not JSON; give a folder of OpenAPI documents`);
     }
-    if (!isObject(document) || typeof document.openapi !== 'string' || !isObject(document.info)) return [];
+    if (!isJsonObject(document) || typeof document.openapi !== 'string' || !isJsonObject(document.info))
+      return [];
     const stated = document.info.version;
     const version = API_VERSIONS.find((candidate) => candidate === stated);
     return version ? [{ version, document, operations: operationsOf(document) }] : [];

@@ -1,9 +1,4 @@
-/** A JSON object as parsed from a document or an answer. */
-export type JsonObject = { [key: string]: unknown };
-
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
+import { isJsonObject, type JsonObject } from '@print-contracts/client/kit';
 /** What an answer holds that its description does not have. */
 export type DriftKind =
   | 'undescribed-property'
@@ -42,7 +37,7 @@ const pointed = (document: JsonObject, ref: string): unknown =>
         .split('/')
         .reduce<unknown>(
           (node, part) =>
-            isObject(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined,
+            isJsonObject(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined,
           document,
         )
     : {};
@@ -62,7 +57,7 @@ export function schemaIssues(
   path = '$',
   refs = 0,
 ): SchemaIssue[] {
-  if (!isObject(schema) || refs > 32) return [];
+  if (!isJsonObject(schema) || refs > 32) return [];
   const walk = (item: unknown, part: unknown, at = path) => schemaIssues(document, item, part, at);
   const { $ref, ...rest } = schema;
   if (typeof $ref === 'string') {
@@ -99,8 +94,8 @@ export function schemaIssues(
   if (Array.isArray(value) && schema.items !== undefined) {
     for (const item of value) issues.push(...walk(item, schema.items, `${path}[*]`));
   }
-  if (!isObject(value)) return issues;
-  const properties = isObject(schema.properties) ? schema.properties : undefined;
+  if (!isJsonObject(value)) return issues;
+  const properties = isJsonObject(schema.properties) ? schema.properties : undefined;
   const extra = schema.additionalProperties;
   for (const name of Array.isArray(schema.required) ? schema.required : []) {
     if (typeof name === 'string' && !(name in value)) {
@@ -109,7 +104,7 @@ export function schemaIssues(
   }
   for (const [key, item] of Object.entries(value)) {
     const described =
-      properties?.[key] ?? (isObject(extra) && Object.keys(extra).length > 0 ? extra : undefined);
+      properties?.[key] ?? (isJsonObject(extra) && Object.keys(extra).length > 0 ? extra : undefined);
     if (described !== undefined) issues.push(...walk(item, described, child(path, key)));
     else if (properties !== undefined || extra === false) {
       issues.push({ kind: 'undescribed-property', path: child(path, key), value: item });

@@ -8,7 +8,7 @@ import {
   exampleOrder,
   toFieldIssues,
 } from '@print-contracts/client';
-import { isObject } from '../drift/schema-walk.js';
+import { isJsonObject } from '@print-contracts/client/kit';
 import { UsageError } from '../errors/index.js';
 import { readFlagFile } from './paths.js';
 
@@ -50,7 +50,7 @@ function fixtureObject(path: string, cwd: string, flag: string): Record<string, 
   if (json === undefined) {
     throw new UsageError(`${flag} is not JSON; give a create-order body, or {"v1": body, "v2": body}`);
   }
-  if (!isObject(json)) {
+  if (!isJsonObject(json)) {
     throw new UsageError(`${flag} must hold a JSON object: a create-order body, or {"v1": body, "v2": body}`);
   }
   return json;
@@ -59,7 +59,7 @@ function fixtureObject(path: string, cwd: string, flag: string): Record<string, 
 function byVersion(json: Record<string, unknown>, flag: string): Partial<Record<ApiVersion, unknown>> {
   if ('orderLines' in json) {
     const lines = Array.isArray(json.orderLines) ? (json.orderLines as unknown[]) : [];
-    const v1 = lines.length > 0 && lines.every((line) => isObject(line) && 'productCode' in line);
+    const v1 = lines.length > 0 && lines.every((line) => isJsonObject(line) && 'productCode' in line);
     return v1 ? { v1: json } : { v2: json };
   }
   const keys = Object.keys(json);
@@ -72,7 +72,7 @@ function byVersion(json: Record<string, unknown>, flag: string): Partial<Record<
 }
 
 function checked(version: ApiVersion, body: unknown, flag: string): unknown {
-  if (!isObject(body)) throw new UsageError(`${flag}: the ${version} body must be a JSON object`);
+  if (!isJsonObject(body)) throw new UsageError(`${flag}: the ${version} body must be a JSON object`);
   if (body.testOrder === false) {
     throw new UsageError(
       `${flag}: the ${version} body says "testOrder": false; the verifier creates test orders only (leave it out or set it to true)`,

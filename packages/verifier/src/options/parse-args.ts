@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS } from '@print-contracts/client';
-import { argsProblem, withoutUserInfo } from '@print-contracts/client/kit';
-import { isObject } from '../drift/schema-walk.js';
+import { argsProblem, isJsonObject, withoutUserInfo } from '@print-contracts/client/kit';
 import { UsageError } from '../errors/index.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
@@ -260,7 +259,7 @@ function brokerOptions(values: Values, env: Env) {
   }
   const selectors = (values['consumer-version-selector'] ?? []).map((text) => {
     const selector = parseJson(text);
-    if (!isObject(selector)) {
+    if (!isJsonObject(selector)) {
       throw new UsageError(`--consumer-version-selector must be a JSON object, got ${text}`);
     }
     return selector;
