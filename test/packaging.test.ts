@@ -107,11 +107,16 @@ async function installedNames(dir: string): Promise<string[]> {
     });
 }
 
-/** Bytes of the files under `dir`, each counted once (links are not followed). */
+/**
+ * Bytes of the files under `dir`, each counted once: links are not followed. A walk of its own, as
+ * Node 26's recursive `readdir` descends into linked folders (the install links the workspace's).
+ */
 async function diskBytes(dir: string): Promise<number> {
   let total = 0;
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) total += (await lstat(join(entry.parentPath, entry.name))).size;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await diskBytes(path);
+    else if (entry.isFile()) total += (await lstat(path)).size;
   }
   return total;
 }
