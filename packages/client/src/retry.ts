@@ -41,9 +41,13 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/** Milliseconds before retry number `attempt` (1-based): the `Retry-After`, else the policy's backoff. */
+/**
+ * Milliseconds before retry number `attempt` (1-based): the `Retry-After`, else the policy's
+ * backoff. A `Retry-After` of 0 (or a date already past) asks for no wait, so the backoff applies:
+ * a vendor answering every request 429 that way is not asked again a thousand times a second.
+ */
 export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterSeconds?: number): number {
-  if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
+  if (retryAfterSeconds) return retryAfterSeconds * 1000;
   const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
   const jitter = 0.5 + Math.random() / 2;
   return Math.min(policy.maxDelayMs, Math.round(exponential * jitter));

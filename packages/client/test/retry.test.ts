@@ -101,12 +101,8 @@ describe('Retry-After', () => {
   /** Backoff so long that a retry inside the test's bound can only come from Retry-After. */
   const slowBackoff: Partial<RetryPolicy> = { baseDelayMs: 60_000, maxDelayMs: 60_000 };
 
-  it.each([
-    ['"0" seconds', '0'],
-    ['"1" second', '1'],
-    ['an HTTP date already past', new Date(Date.now() - 60_000).toUTCString()],
-  ])('getOrder waits as Retry-After %s says instead of its own backoff', async (_what, retryAfter) => {
-    api.server.handle(inSequence(reply(503, {}, { 'retry-after': retryAfter }), ok));
+  it('getOrder waits as Retry-After "1" second says instead of its own backoff', async () => {
+    api.server.handle(inSequence(reply(503, {}, { 'retry-after': '1' }), ok));
     // Were the 60 s backoff used, this signal would end the call with an aborted TransportError.
     const order = await api
       .client({ retry: slowBackoff })
@@ -116,9 +112,24 @@ describe('Retry-After', () => {
   });
 
   it('getOrder honours Retry-After on a 429 too', async () => {
-    api.server.handle(inSequence(reply(429, {}, { 'retry-after': '0' }), ok));
+    api.server.handle(inSequence(reply(429, {}, { 'retry-after': '1' }), ok));
     await api.client({ retry: slowBackoff }).getOrder(ORDER_ID, { signal: AbortSignal.timeout(10_000) });
     expect(api.server.requests).toHaveLength(2);
+  });
+
+  it.each([
+    ['"0" seconds', '0'],
+    ['an HTTP date already past', new Date(Date.now() - 60_000).toUTCString()],
+  ])('getOrder takes Retry-After %s as no wait asked: its own backoff applies', async (_what, retryAfter) => {
+    api.server.handle(inSequence(reply(429, {}, { 'retry-after': retryAfter }), ok));
+    // The 60 s backoff outlasts the signal: the call ends aborted, after the first attempt.
+    const error = await api
+      .client({ retry: slowBackoff })
+      .getOrder(ORDER_ID, { signal: AbortSignal.timeout(500) })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ failure: 'aborted' });
+    expect(api.server.requests).toHaveLength(1);
   });
 
   it('getOrder stops retrying when Retry-After asks for longer than the budget left', async () => {
@@ -165,6 +176,17 @@ describe('throttling', () => {
     const page = await api.client({ retry: { retries: 1 } }).listOrders();
     expect(page).toEqual({ count: 0, orders: [] });
     expect(api.server.requests).toHaveLength(5);
+  });
+
+  it('a vendor answering every request 429 with Retry-After: 0 is asked again at the pace of the backoff, not at once', async () => {
+    api.server.handle(throttled);
+    const policy = { baseDelayMs: DEFAULT_RETRY_POLICY.baseDelayMs, budgetMs: 2_000 };
+    await expect(api.client({ retry: policy }).getOrder(ORDER_ID)).rejects.toMatchObject({
+      status: 429,
+    });
+    // Waits of 50-100, 100-200, 200-400, 400-800 ms... fit at most 7 attempts in 2 s; at once, over a thousand.
+    expect(api.server.requests.length).toBeGreaterThan(1);
+    expect(api.server.requests.length).toBeLessThanOrEqual(7);
   });
 
   it('getOrder counts a 503 without Retry-After against the retries: a target down is told quickly', async () => {
@@ -409,8 +431,15 @@ describe('retryDelay', () => {
   });
 
   it('retryDelay takes Retry-After as it is, even above maxDelayMs: the budget bounds it', () => {
-    expect(retryDelay(policy, 1, 0)).toBe(0);
     expect(retryDelay(policy, 1, 1)).toBe(1_000);
     expect(retryDelay(policy, 1, 2)).toBe(2_000);
+    expect(retryDelay(policy, 4, 1)).toBe(1_000);
+  });
+
+  it('retryDelay backs off on a Retry-After of 0, which asks for no wait', () => {
+    for (let run = 0; run < 50; run++) {
+      expect(retryDelay(policy, 1, 0)).toBeGreaterThanOrEqual(50);
+      expect(retryDelay(policy, 4, 0)).toBeGreaterThanOrEqual(400);
+    }
   });
 });
