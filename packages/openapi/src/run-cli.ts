@@ -79,7 +79,8 @@ function generate(io: OpenApiCliIo): number {
 async function html(documents: ReadonlyMap<string, string>, out: string | undefined, io: OpenApiCliIo) {
   const dir = out === undefined ? HTML_DIR : resolve(io.cwd, out);
   const pages = await renderHtmlReferences(documents);
-  writeGenerated(dir, pages, (file) => file.endsWith('.html'));
+  // --out may name a folder of other pages: only a page of a document (a retired version's too) is removed.
+  writeGenerated(dir, pages, (file) => /^print-order-api-v\d+\.html$/.test(file));
   const shown = relative(io.cwd, dir) || '.';
   io.stdout.write(`Wrote ${[...pages.keys()].map((name) => join(shown, name)).join(', ')}\n`);
   return 0;
