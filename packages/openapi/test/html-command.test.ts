@@ -98,6 +98,19 @@ describe('print-contracts-openapi html', () => {
     },
   );
 
+  it('refuses an --out that is a file in one line, exit 2, before rendering', async () => {
+    let stderr = '';
+    writeFileSync(join(scratch, 'a-file'), '');
+    const status = await runOpenApiCli(['html', '--out', 'a-file'], {
+      cwd: scratch,
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^print-contracts-openapi: --out: cannot write into .*a-file \(EEXIST\)/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('refuses --out on another command in one line, exit 2', async () => {
     let stderr = '';
     const status = await runOpenApiCli(['generate', '--out', 'x'], {
