@@ -175,6 +175,15 @@ async function brokerUnreachable(brokerUrl: string, timeoutMs: number, signal?: 
   }
 }
 
+/**
+ * `sh -c WATCHDOG pact <binary> <args…>`: the shell becomes the Pact CLI (`exec`, same process id,
+ * leader of its own group) and leaves a subshell that waits for the end of the stdin pipe from
+ * this process, then kills the group. The pipe ends however this process goes, SIGKILL
+ * included: against a silent broker the Pact CLI would otherwise wait on forever.
+ */
+const WATCHDOG =
+  'exec 3<&0; (read -r _ <&3; kill -KILL -$$ 2>/dev/null) </dev/null >/dev/null 2>&1 & exec "$@" </dev/null 3<&-';
+
 /** Stops the Pact CLI and anything it started: it runs as the leader of its own process group. */
 function stop(child: ChildProcess): void {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
@@ -219,13 +228,18 @@ export async function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Pr
 
   let child: ChildProcess;
   try {
-    child = spawn(pactCliBinary(), args, {
-      cwd: io.cwd,
-      env: { ...io.env, PACT_DO_NOT_TRACK: 'true' } as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so stopping it also stops anything it started.
-      detached: process.platform !== 'win32',
-    });
+    const posix = process.platform !== 'win32';
+    child = spawn(
+      posix ? '/bin/sh' : pactCliBinary(),
+      posix ? ['-c', WATCHDOG, 'pact', pactCliBinary(), ...args] : args,
+      {
+        cwd: io.cwd,
+        env: { ...io.env, PACT_DO_NOT_TRACK: 'true' } as NodeJS.ProcessEnv,
+        stdio: [posix ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        // Its own process group, so stopping it also stops anything it started.
+        detached: posix,
+      },
+    );
   } catch (error) {
     say(`cannot run the Pact CLI: ${error instanceof Error ? error.message : String(error)}`);
     return BROKER_EXIT_CODES.notStarted;
@@ -272,6 +286,7 @@ export async function runBrokerCommand(command: BrokerCommand, io: BrokerIo): Pr
     say(`cannot run the Pact CLI: ${(error as Error).message}`);
     return BROKER_EXIT_CODES.notStarted;
   } finally {
+    child.stdin?.destroy(); // the watchdog has nothing left to guard
     clearTimeout(deadline);
     clearInterval(heartbeat);
     io.signal?.removeEventListener('abort', onAbort);

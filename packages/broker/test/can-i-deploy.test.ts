@@ -269,6 +269,23 @@ describe('pnpm can-i-deploy against an unreachable Pact Broker', () => {
     expect(silent.closedByClient()).toBeGreaterThan(0);
   });
 
+  it('the built command killed with SIGKILL leaves no Pact CLI waiting on a silent broker', async () => {
+    silent = await startSilentBroker();
+    const child = spawn(
+      process.execPath,
+      [CAN_I_DEPLOY_CLI, '--broker-base-url', silent.url, '--version', '1'],
+      { cwd: space.dir, env: cliEnv(), stdio: ['ignore', 'ignore', 'ignore'] },
+    );
+    try {
+      await expect.poll(() => silent.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
+      child.kill('SIGKILL');
+      // The default bound is 60 s, and the Pact CLI has none of its own: only the watchdog closes this.
+      await expect.poll(() => silent.open(), { timeout: 10_000 }).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it.each([
     ['SIGINT', BROKER_EXIT_CODES.interrupted],
     ['SIGTERM', BROKER_EXIT_CODES.terminated],

@@ -44,6 +44,11 @@ export function closestFlag(given: string, known: readonly string[]): string | u
 export function argsProblem(error: unknown, known: readonly string[]): string {
   const [line = ''] = (error instanceof Error ? error.message : String(error)).split('\n');
   const problem = line.replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
+  // "argument is ambiguous" alone names no fix; the lines after it, which do, are cut above.
+  const valueless = /^Option '(-[^']*)' argument is ambiguous/.exec(problem)?.[1];
+  if (valueless) {
+    return `Option '${valueless}' needs a value before the next option; a value that starts with a dash is written ${valueless}=-VALUE`;
+  }
   const unknown = /^Unknown option '(-[^']*)'/.exec(problem)?.[1];
   const near = unknown ? closestFlag(unknown, known) : undefined;
   return near ? `${problem}; did you mean ${near}?` : problem;

@@ -33,6 +33,17 @@ describe('argsProblem', () => {
     expect(problemOf(['--verison'])).toBe("Unknown option '--verison'; did you mean --version?");
   });
 
+  it('says an option followed by another option needs a value, and how to give one starting with a dash', () => {
+    for (const args of [
+      ['--only', '--version'],
+      ['--only', '-1'],
+    ]) {
+      expect(problemOf(args)).toBe(
+        "Option '--only' needs a value before the next option; a value that starts with a dash is written --only=-VALUE",
+      );
+    }
+  });
+
   it('keeps the first line alone for an option close to none', () => {
     expect(problemOf(['--zzzzzzzz'])).not.toContain('did you mean');
   });

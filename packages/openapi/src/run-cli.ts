@@ -1,3 +1,4 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -76,10 +77,21 @@ function generate(io: OpenApiCliIo): number {
   return 0;
 }
 
-async function html(documents: ReadonlyMap<string, string>, out: string | undefined, io: OpenApiCliIo) {
-  const dir = out === undefined ? HTML_DIR : resolve(io.cwd, out);
+/** Why `dir` cannot take the pages (an error code), checked before half a minute of rendering; undefined when it can. */
+function unwritable(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
+  }
+}
+
+async function html(documents: ReadonlyMap<string, string>, dir: string, io: OpenApiCliIo) {
   const pages = await renderHtmlReferences(documents);
-  writeGenerated(dir, pages, (file) => file.endsWith('.html'));
+  // --out may name a folder of other pages: only a page of a document (a retired version's too) is removed.
+  writeGenerated(dir, pages, (file) => /^print-order-api-v\d+\.html$/.test(file));
   const shown = relative(io.cwd, dir) || '.';
   io.stdout.write(`Wrote ${[...pages.keys()].map((name) => join(shown, name)).join(', ')}\n`);
   return 0;
@@ -127,7 +139,10 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
         const documents = readOpenApiFiles();
         if (documents.size === 0)
           return usage('contracts/openapi/ holds no document: run pnpm contracts first');
-        return await html(documents, parsed.values.out, io);
+        const dir = parsed.values.out === undefined ? HTML_DIR : resolve(io.cwd, parsed.values.out);
+        const why = unwritable(dir);
+        if (why) return usage(`--out: cannot write into ${dir} (${why}); give a folder you can write`);
+        return await html(documents, dir, io);
       }
       case 'diff':
         if (rest.length > 1) return usage(`diff takes one git revision, got ${rest.length}`);

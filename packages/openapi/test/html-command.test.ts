@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,9 @@ describe('print-contracts-openapi html', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'print-contracts-openapi-html-test-'));
+    mkdirSync(join(scratch, 'html'));
+    writeFileSync(join(scratch, 'html', 'index.html'), '<h1>the team site</h1>');
+    writeFileSync(join(scratch, 'html', 'print-order-api-v0.html'), '<h1>a retired version</h1>');
     let stdout = '';
     let stderr = '';
     const status = await runOpenApiCli(['html', '--out', 'html'], {
@@ -46,6 +49,11 @@ describe('print-contracts-openapi html', () => {
       expect(statSync(file).size).toBeGreaterThan(100_000);
       expect(result.stdout).toContain(join('html', `${documentName(version)}.html`));
     }
+  });
+
+  it("leaves the other pages of --out alone and removes a retired version's", () => {
+    expect(readFileSync(join(scratch, 'html', 'index.html'), 'utf8')).toBe('<h1>the team site</h1>');
+    expect(existsSync(join(scratch, 'html', 'print-order-api-v0.html'))).toBe(false);
   });
 
   it.each(API_VERSIONS)(
@@ -89,6 +97,19 @@ describe('print-contracts-openapi html', () => {
       expect(page(version)).not.toMatch(/<script[^>]+src=/);
     },
   );
+
+  it('refuses an --out that is a file in one line, exit 2, before rendering', async () => {
+    let stderr = '';
+    writeFileSync(join(scratch, 'a-file'), '');
+    const status = await runOpenApiCli(['html', '--out', 'a-file'], {
+      cwd: scratch,
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^print-contracts-openapi: --out: cannot write into .*a-file \(EEXIST\)/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
 
   it('refuses --out on another command in one line, exit 2', async () => {
     let stderr = '';

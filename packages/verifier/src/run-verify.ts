@@ -11,7 +11,7 @@ import { runCleanup } from './cleanup/cleanup.js';
 import { compareDriftWithBaseline, compareRun } from './compare/compare.js';
 import { observeDrift } from './drift/observe-drift.js';
 import { loadOpenApiDocuments } from './drift/openapi-documents.js';
-import { isUsageError, isVerifierError, PactFileError } from './errors/index.js';
+import { isUsageError, isVerifierError, PactFileError, UsageError } from './errors/index.js';
 import { EXIT_CODES, type ExitCode, type StopSignal } from './exit-codes.js';
 import { Ledger } from './ledger/ledger.js';
 import { OTHER_SECRET_ENV } from './options/credentials.js';
@@ -101,6 +101,13 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
   let clients: TargetClients | undefined;
   let runner: PactRunner | undefined;
   try {
+    // Read first: a file that is not a ledger, or one a report would overwrite, stops the run before anything starts.
+    if (Object.values(REPORT_FILES).some((name) => join(options.reportDir, name) === options.ledgerPath)) {
+      throw new UsageError(
+        `--ledger ${options.ledgerPath} is a report this run writes; give the ledger a path of its own, such as the default <report-dir>/verify-ledger.jsonl`,
+      );
+    }
+    const ledger = Ledger.open(options.ledgerPath, randomBytes(4).toString('hex'), options.creationTimeoutMs);
     const documents = options.openapiDir ? loadOpenApiDocuments(options.openapiDir) : [];
     started = await startTarget(options.target);
     const { target } = started;
@@ -122,7 +129,6 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     // The one owner of Pact's verifier process: started here, as arranging begins, stopped below.
     runner = new PactRunner();
     reporter.announce(target, plan, options);
-    const ledger = Ledger.open(options.ledgerPath, randomBytes(4).toString('hex'), options.creationTimeoutMs);
     const leftovers = ledger.open().filter((entry) => !entry.embedded).length;
     if (leftovers > 0) {
       reporter.say(

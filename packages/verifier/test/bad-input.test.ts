@@ -133,6 +133,23 @@ const CASES: readonly Case[] = [
     args: (path) => ['--pact', path('bad', 'unknown-state.json')],
     want: /unknown provider state "the moon is full" \(interaction "a request for the first page of orders"\)/,
   },
+  {
+    given: 'a --ledger that is not a ledger',
+    args: (path) => ['--pact', path('good.json'), '--ledger', path('good.json')],
+    want: /--ledger .*good\.json is not a ledger of pnpm verify \(line 1\)/,
+  },
+  {
+    given: 'a --ledger where a report goes',
+    args: (path) => [
+      '--pact',
+      path('good.json'),
+      '--report-dir',
+      path('out'),
+      '--ledger',
+      path('out', 'verify-report.json'),
+    ],
+    want: /--ledger .*verify-report\.json is a report this run writes/,
+  },
 ];
 
 describe('the verify command with --version', () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { exampleOrder, OrdersClient } from '@print-contracts/client';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { cliEnv, workspace } from '@print-contracts/test-support';
@@ -51,5 +51,19 @@ describe('pnpm verify --cleanup', () => {
     expect(existsSync(ledgerPath)).toBe(false);
     const left = (await ordersOf(api)).filter((order) => order.userId === other.userId);
     expect(left.map((order) => order.status)).toEqual(['cancelled']);
+  });
+
+  it('leaves a file that is not a ledger as it was and exits 2', async () => {
+    const notLedger = space.path('package.json');
+    writeFileSync(notLedger, '{\n  "name": "not a ledger"\n}\n');
+
+    const cleanup = await runCli(['--cleanup', '--ledger', notLedger], {
+      cwd: space.dir,
+      env: cliEnv(credentialEnv(api)),
+    });
+
+    expect(cleanup.code).toBe(2);
+    expect(cleanup.stderr).toMatch(/^verify: --ledger .*package\.json is not a ledger of pnpm verify/);
+    expect(readFileSync(notLedger, 'utf8')).toBe('{\n  "name": "not a ledger"\n}\n');
   });
 });

@@ -211,6 +211,7 @@ describe('the comparison files', () => {
     );
     const finding = { version: 'v1', interaction: 'x', reason: 'known', expires: '2027-06-30' };
     await writeFile(space.path('known-ok.json'), JSON.stringify({ findings: [finding] }));
+    await writeFile(space.path('known-bom.json'), `\uFEFF${JSON.stringify({ findings: [finding] })}`);
     await writeFile(
       space.path('known-no-date.json'),
       JSON.stringify({ findings: [{ ...finding, expires: 'soon' }] }),
@@ -252,6 +253,12 @@ describe('the comparison files', () => {
     expect(readKnownFindings('known-ok.json', space.dir).findings).toEqual([
       { version: 'v1', interaction: 'x', pattern: false, reason: 'known', expires: '2027-06-30' },
     ]);
+  });
+
+  it('reads a known-findings file an editor saved with a UTF-8 byte order mark', () => {
+    expect(readKnownFindings('known-bom.json', space.dir).findings).toEqual(
+      readKnownFindings('known-ok.json', space.dir).findings,
+    );
   });
 
   it.each([

@@ -61,6 +61,48 @@ const CHANGES: { [E in keyof LedgerEvents]: (fields: LedgerEvents[E]) => Partial
 /** The reference every order of run `run` carries (the vendor allows 35 characters). */
 export const runReference = (run: string) => `contract verify ${run}`.slice(0, REFERENCE_MAX_LENGTH);
 
+type LedgerLine = { readonly event: string; readonly key: string } & Record<string, unknown>;
+
+const isLedgerLine = (value: unknown): value is LedgerLine =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as LedgerLine).event === 'string' &&
+  typeof (value as LedgerLine).key === 'string';
+
+/**
+ * The events of the ledger at `path` (none when there is no file). A file that is not a ledger
+ * is a `UsageError`: the run would append to it and remove it once settled.
+ */
+export function readLedgerEvents(path: string): LedgerLine[] {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    throw new UsageError(`the ledger ${path} cannot be read (${code ?? 'error'}); give a readable --ledger`);
+  }
+  const lines = text.split('\n');
+  const events: LedgerLine[] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // A torn last line (the process died mid-write) is no event; a torn line before it is no ledger.
+      if (index === lines.length - 1) continue;
+    }
+    if (!isLedgerLine(value)) {
+      throw new UsageError(
+        `--ledger ${path} is not a ledger of pnpm verify (line ${index + 1}); give a path of its own, such as reports/verify-ledger.jsonl`,
+      );
+    }
+    events.push(value);
+  }
+  return events;
+}
+
 /**
  * Every order the verifier creates, one appended JSON line per event (no credential). Several stages
  * share the file on purpose: a killed run leaves it behind, and `--cleanup` finishes what stays open.
@@ -83,25 +125,10 @@ export class Ledger {
   /** Opens (or starts) the ledger at `path`, reading what earlier runs left open. */
   static open(path: string, run: string, creationTimeoutMs: number): Ledger {
     const ledger = new Ledger(path, run, creationTimeoutMs);
-    let text = '';
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') {
-        throw new UsageError(
-          `the ledger ${path} cannot be read (${code ?? 'error'}); give a readable --ledger`,
-        );
-      }
-    }
-    for (const line of text.split('\n')) {
-      try {
-        const { event, key, ...fields } = JSON.parse(line);
-        if (event === 'creating') ledger.#entries.set(key, { key, ...fields });
-        else if (Object.hasOwn(CHANGES, event)) ledger.#apply(event, key, fields);
-      } catch {
-        // A blank line, or a torn last one (the process died mid-write): no event.
-      }
+    for (const { event, key, ...fields } of readLedgerEvents(path)) {
+      if (event === 'creating') ledger.#entries.set(key, { key, ...fields } as LedgerEntry);
+      else if (Object.hasOwn(CHANGES, event))
+        ledger.#apply(event as keyof LedgerEvents, key, fields as LedgerEvents[keyof LedgerEvents]);
     }
     return ledger;
   }

@@ -27,7 +27,8 @@ export function defaultOpenApiDir(cwd: string): string | undefined {
 /** The text of a file a flag names; the message names the flag and the path, never the content. */
 export function readFlagFile(flag: string, path: string, cwd: string, fix?: string): string {
   try {
-    return readFileSync(resolve(cwd, path), 'utf8');
+    // An editor's byte order mark is no part of the text (JSON.parse refuses it).
+    return readFileSync(resolve(cwd, path), 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     throw new UsageError(`${flag} ${path} cannot be read (${errorCode(error)})${fix ? `; ${fix}` : ''}`);
   }
