@@ -42,10 +42,8 @@ describe('the published packages', () => {
     await run(
       'pnpm',
       ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false'],
-      {
-        cwd: app,
-        env: { ...process.env, CI: 'true' },
-      },
+      // Bounded like the deploys below: a pnpm that cannot reach the registry waits for ever.
+      { cwd: app, env: { ...process.env, CI: 'true' }, timeout: 200_000, killSignal: 'SIGKILL' },
     );
   }, 240_000);
 
@@ -138,9 +136,22 @@ describe('the production installs', () => {
   let scratch: string;
   const deploy = async (name: string) => {
     const dir = join(scratch, name);
-    await run('pnpm', ['--filter', `@print-contracts/${name}`, 'deploy', '--legacy', dir, '--prod'], {
+    // A legacy deploy resolves again: cached metadata first, as a registry it cannot reach makes
+    // pnpm wait for ever (seen on Node 22 and 26); the bound stops such a pnpm with the test.
+    const args = [
+      '--filter',
+      `@print-contracts/${name}`,
+      'deploy',
+      '--legacy',
+      dir,
+      '--prod',
+      '--prefer-offline',
+    ];
+    await run('pnpm', args, {
       cwd: root,
       env: { ...process.env, CI: 'true' },
+      timeout: 200_000,
+      killSignal: 'SIGKILL',
     });
     return { names: await installedNames(dir), megabytes: (await diskBytes(dir)) / MB };
   };
