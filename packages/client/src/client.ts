@@ -19,6 +19,7 @@ import {
   type ResponseBody,
 } from './operations.js';
 import { type OrdersClientOptions, optionsFromEnv, type ResolvedOptions, resolveOptions } from './options.js';
+import { readBody } from './read-body.js';
 import { redact, redactValue } from './redact.js';
 import { parseRetryAfter, withRetries } from './retry.js';
 import { bodyText, vendorMessageOf } from './schemas/error-body.js';
@@ -309,7 +310,8 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       headersTimeout: this.#options.timeoutMs,
       bodyTimeout: this.#options.timeoutMs,
     });
-    const text = await response.body.text();
+    // As undici's `text()`: UTF-8, a byte order mark dropped.
+    const text = new TextDecoder().decode(await readBody(response.body, this.#options.timeoutMs));
     return { status: response.statusCode, headers: response.headers, text };
   }
 

@@ -123,6 +123,18 @@ describe('TransportError', () => {
       failure: 'timeout',
       timeoutMs: 150,
     },
+    {
+      // A byte every 50 ms never trips undici's bodyTimeout, which bounds only the pause between chunks.
+      what: 'the body trickles in for longer than the timeout',
+      handler: (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"count":0,"orders":[');
+        const trickle = setInterval(() => response.write(' '), 50);
+        response.on('close', () => clearInterval(trickle));
+      },
+      failure: 'timeout',
+      timeoutMs: 300,
+    },
     { what: 'the connection is closed before an answer', handler: dropConnection, failure: 'reset' },
     {
       what: 'the connection is destroyed mid-answer',

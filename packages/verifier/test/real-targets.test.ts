@@ -207,6 +207,36 @@ describe('the verifier against third-party targets', () => {
     }
   });
 
+  it('reports an answer trickled for longer than the request timeout as unavailable, with exit 3', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    // A byte every 100 ms: undici's bodyTimeout bounds only the pause between two chunks.
+    const counted = await front(api.origin, {
+      answer: (seen) =>
+        seen.method === 'GET' && seen.path === '/api/orders'
+          ? { status: 200, body: { count: 0, orders: [] }, trickleMs: 100 }
+          : undefined,
+    });
+    try {
+      const run = await verify('trickled', counted.url, space.path('fixture-pacts'), [
+        '--control',
+        '--request-timeout',
+        '1500',
+        '--retries',
+        '1',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.verdict('v1', 'a request for the first page of orders')).toMatchObject({
+        verdict: 'target-unavailable',
+        reason: expect.stringMatching(/timed out waiting for the rest of the answer/),
+      });
+      expect(run.report.totals.failed).toBe(0);
+      expect(run.code).toBe(3);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
   it('says once that a target no longer serves v1, keeps v2 green, and exits 1', async () => {
     const api = await startSampleApi({ control: true, processingDelayMs: 20 });
     const counted = await front(api.origin, {
