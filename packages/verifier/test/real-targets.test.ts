@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MAX_ANSWER_BYTES } from '@print-contracts/client/kit';
 import {
   DEMO_CREDENTIALS,
   type SampleApi,
@@ -228,6 +229,33 @@ describe('the verifier against third-party targets', () => {
       expect(run.verdict('v1', 'a request for the first page of orders')).toMatchObject({
         verdict: 'target-unavailable',
         reason: expect.stringMatching(/timed out waiting for the rest of the answer/),
+      });
+      expect(run.report.totals.failed).toBe(0);
+      expect(run.code).toBe(3);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
+  it('cuts off an answer larger than any of the vendor, says so, and exits 3 instead of holding it', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    const counted = await front(api.origin, {
+      answer: (seen) =>
+        seen.method === 'GET' && seen.path === '/api/orders'
+          ? { status: 200, body: { count: 0, orders: [], pad: 'x'.repeat(MAX_ANSWER_BYTES) } }
+          : undefined,
+    });
+    try {
+      const run = await verify('oversized', counted.url, space.path('fixture-pacts'), [
+        '--control',
+        '--retries',
+        '1',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.verdict('v1', 'a request for the first page of orders')).toMatchObject({
+        verdict: 'target-unavailable',
+        reason: expect.stringMatching(/sent an answer larger than 16 MB/),
       });
       expect(run.report.totals.failed).toBe(0);
       expect(run.code).toBe(3);
