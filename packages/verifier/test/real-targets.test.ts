@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MAX_ANSWER_BYTES } from '@print-contracts/client/kit';
 import {
@@ -11,6 +11,7 @@ import { captureIo, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
+import { ordersOf } from './helpers/orders.js';
 import { credentialEnv, front, type Seen, verifyArgs } from './helpers/targets.js';
 
 /** The committed contracts: what the nightly job replays against the vendor. */
@@ -263,6 +264,51 @@ describe('the verifier against third-party targets', () => {
       await counted.close();
       await api.close();
     }
+  });
+
+  describe('teardown against a vendor that answers 404 to a cancel', () => {
+    /** A run against `api` behind a front answering 404 to the DELETEs `refuses` picks; the orders left open at `api`. */
+    const teardown = async (name: string, refuses: RegExp) => {
+      const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+      const counted = await front(api.origin, {
+        answer: (seen) =>
+          seen.method === 'DELETE' && refuses.test(seen.path)
+            ? { status: 404, body: { message: 'Order not found' } }
+            : undefined,
+      });
+      try {
+        const run = await verify(name, counted.url, space.path('fixture-pacts'), [
+          '--control',
+          '--creation-timeout',
+          '5000',
+        ]);
+        const open = (await ordersOf(api)).filter((order) => order.status !== 'cancelled');
+        return { ...run, open, ledger: existsSync(space.path(`${name}/verify-ledger.jsonl`)) };
+      } finally {
+        await counted.close();
+        await api.close();
+      }
+    };
+
+    it('cancels by the numeric id the vendor documents once the order was read, not only by its uuid', async () => {
+      const run = await teardown('cancel-by-id', /^\/api\/orders\/[0-9a-f-]{36}$/);
+      expect(run.stderr).toBe('');
+      expect(run.open).toEqual([]);
+      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
+      expect(run.report.teardown.ended['not-found']).toBeUndefined();
+      expect(run.ledger).toBe(false);
+    });
+
+    it('never crosses off an order that reads back open as never placed: it stays in the ledger, said', async () => {
+      const run = await teardown('cancel-refused', /^\/api\/orders\/[^/]+$/);
+      expect(run.open.length).toBeGreaterThan(0);
+      expect(run.report.teardown.open).toBe(run.open.length);
+      expect(run.report.teardown.problems.join('\n')).toMatch(
+        /the cancel answered 404 while the order reads with status "in-progress"/,
+      );
+      expect(run.stdout).toMatch(/still open in .*verify-ledger\.jsonl \(run `pnpm verify --cleanup`\)/);
+      expect(run.ledger).toBe(true);
+    });
   });
 
   it('says once that a target no longer serves v1, keeps v2 green, and exits 1', async () => {
