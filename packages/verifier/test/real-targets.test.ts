@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, front, type Seen, verifyArgs } from './helpers/targets.js';
+import { credentialEnv, type FrontAnswer, front, type Seen, verifyArgs } from './helpers/targets.js';
 
 /** The committed contracts: what the nightly job replays against the vendor. */
 const CONTRACTS = fileURLToPath(new URL('../../../contracts', import.meta.url));
@@ -266,22 +266,20 @@ describe('the verifier against third-party targets', () => {
     }
   });
 
-  describe('teardown against a vendor that answers 404 to a cancel', () => {
-    /** A run against `api` behind a front answering 404 to the DELETEs `refuses` picks; the orders left open at `api`. */
-    const teardown = async (name: string, refuses: RegExp) => {
+  describe('teardown against a vendor that does not cancel', () => {
+    /** A run against `api` behind a front answering `refusal` to the DELETEs `refuses` picks; the orders left open at `api`. */
+    const teardown = async (
+      name: string,
+      refuses: RegExp,
+      refusal: FrontAnswer = { status: 404, body: { message: 'Order not found' } },
+      pact = space.path('fixture-pacts'),
+    ) => {
       const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
       const counted = await front(api.origin, {
-        answer: (seen) =>
-          seen.method === 'DELETE' && refuses.test(seen.path)
-            ? { status: 404, body: { message: 'Order not found' } }
-            : undefined,
+        answer: (seen) => (seen.method === 'DELETE' && refuses.test(seen.path) ? refusal : undefined),
       });
       try {
-        const run = await verify(name, counted.url, space.path('fixture-pacts'), [
-          '--control',
-          '--creation-timeout',
-          '5000',
-        ]);
+        const run = await verify(name, counted.url, pact, ['--control', '--creation-timeout', '5000']);
         const open = (await ordersOf(api)).filter((order) => order.status !== 'cancelled');
         return { ...run, open, ledger: existsSync(space.path(`${name}/verify-ledger.jsonl`)) };
       } finally {
@@ -307,6 +305,29 @@ describe('the verifier against third-party targets', () => {
         /the cancel answered 404 while the order reads with status "in-progress"/,
       );
       expect(run.stdout).toMatch(/still open in .*verify-ledger\.jsonl \(run `pnpm verify --cleanup`\)/);
+      expect(run.ledger).toBe(true);
+    });
+
+    it('never crosses off an order whose cancel answered success false: it stays in the ledger, said', async () => {
+      const run = await teardown('cancel-unsuccessful', /^\/api\/orders\/[^/]+$/, {
+        status: 200,
+        body: { success: false },
+      });
+      expect(run.open.length).toBeGreaterThan(0);
+      expect(run.report.teardown.open).toBe(run.open.length);
+      expect(run.report.teardown.problems.join('\n')).toMatch(/"success": ?false/);
+      expect(run.ledger).toBe(true);
+    });
+
+    it('keeps an order arranged as cancelled in the ledger when it does not read cancelled, and FAILS its state', async () => {
+      const refusal = { status: 200, body: { success: false } };
+      const run = await teardown('arranged-cancel', /^\/api\/orders\/[^/]+$/, refusal, CONTRACTS);
+      expect(
+        run.report.interactions.some((item) =>
+          /reads back with status "in-progress", not "cancelled"/.test(item.reason ?? ''),
+        ),
+      ).toBe(true);
+      expect(run.report.teardown.open).toBe(run.open.length);
       expect(run.ledger).toBe(true);
     });
   });

@@ -138,8 +138,13 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   let ref: string | number = entry.id ?? uuid;
   for (let pause = 25; ; pause = Math.min(context.pollIntervalMs, pause * 2)) {
     try {
-      await client.cancelOrder(ref, REASON, { signal, deadline: deadline() });
-      return { outcome: 'cancelled' };
+      const { success } = await client.cancelOrder(ref, REASON, { signal, deadline: deadline() });
+      if (success) return { outcome: 'cancelled' };
+      // The target says it did not cancel: the order tells.
+      const status = await readBack();
+      return status === 'cancelled'
+        ? { outcome: 'cancelled', note: 'found cancelled; the cancel answered "success": false' }
+        : `the cancel answered "success": false and the order reads with status ${JSON.stringify(status)}`;
     } catch (error) {
       if (isResponseValidationError(error)) {
         // The target took the cancel (2xx) but its answer breaks the contract: the order tells.
