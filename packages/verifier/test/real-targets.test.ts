@@ -7,7 +7,7 @@ import {
   startDocsStandIn,
   startSampleApi,
 } from '@print-contracts/sample-api';
-import { captureIo, workspace } from '@print-contracts/test-support';
+import { captureIo, editJson, startAlteringProxy, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
@@ -330,6 +330,51 @@ describe('the verifier against third-party targets', () => {
       expect(run.report.teardown.open).toBe(run.open.length);
       expect(run.ledger).toBe(true);
     });
+  });
+
+  it('stops the scan by reference at a page that repeats earlier ones, reading each listed order once', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const date = new Date().toISOString().replace(/\.\d+Z$/, '+00:00');
+    const orders = Array.from({ length: 50 }, (_, index) => ({
+      id: 9_000_000 + index,
+      number: `DDB${9_000_000 + index}`,
+      status: 'in-progress',
+      date,
+      uuid: null,
+    }));
+    let created = false;
+    // Creates answer without a uuid (so teardown scans by reference), and once one was sent, every
+    // page of the list is the same full page of recent orders, whatever its offset.
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) => {
+        if (request.method === 'POST' && request.path === '/api/orders') created = true;
+        return undefined;
+      },
+      response: (answer, request) => {
+        if (request.method === 'POST' && request.path === '/api/orders') return editJson(answer, () => ({}));
+        if (!created || request.method !== 'GET' || !request.path.startsWith('/api/orders?limit=50&')) return;
+        return {
+          ...answer,
+          status: 200,
+          body: Buffer.from(JSON.stringify({ count: 1_000_000_000, orders })),
+        };
+      },
+    });
+    try {
+      const run = await verify('repeating-scan', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '3000',
+      ]);
+      const reads = proxy.seen.filter((seen) => /^\/api\/orders\/9\d{6}$/.test(seen.path)).length;
+      // Once per scan (two credential sets, two versions); up to the 100-page bound it was 100 times that.
+      expect(reads).toBeLessThanOrEqual(4 * orders.length);
+      expect(run.stdout).toMatch(/the scan stopped at page 2, which listed only orders of earlier pages/);
+      expect(run.report.teardown.open).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
   });
 
   it('says once that a target no longer serves v1, keeps v2 green, and exits 1', async () => {
