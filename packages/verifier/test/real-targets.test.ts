@@ -332,6 +332,32 @@ describe('the verifier against third-party targets', () => {
     });
   });
 
+  it('reports a create answered without a uuid as FAILED while arranging, never as a target that gave no answer', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const proxy = await startAlteringProxy(api.origin, {
+      response: (answer, request) =>
+        request.method === 'POST' && request.path === '/api/orders'
+          ? editJson(answer, () => ({}))
+          : undefined,
+    });
+    try {
+      const run = await verify('create-without-uuid', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      expect(run.verdict('v1', 'a request for an order by id')).toMatchObject({
+        verdict: 'failed',
+        reason: expect.stringMatching(/breaks the contract: .*uuid/),
+      });
+      expect(run.report.totals.targetUnavailable).toBe(0);
+      expect(run.code).toBe(1);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
   it('stops the scan by reference at a page that repeats earlier ones, reading each listed order once', async () => {
     const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     const date = new Date().toISOString().replace(/\.\d+Z$/, '+00:00');

@@ -7,6 +7,7 @@ import {
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
   isRequestValidationError,
+  isResponseValidationError,
   isTransportError,
   type OrderCreationFailedError,
   type OrderDetail,
@@ -275,6 +276,11 @@ function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError
   if (isRequestValidationError(error)) {
     notCreated('refused by the client before sending');
     return notHere('no-plain-order-readable', `the order body is not valid: ${message}`);
+  }
+  if (isResponseValidationError(error)) {
+    // Answered, but without a usable uuid: the order may exist, and the docs promise one.
+    ledger.record('unresolved', key, { reason: message });
+    return toArrangeError(error);
   }
   if (isTransportError(error) && error.failure === 'refused') notCreated('the connection was refused');
   else ledger.record('unresolved', key, { reason: message });
