@@ -19,6 +19,7 @@ import {
   type ResponseBody,
 } from './operations.js';
 import { type OrdersClientOptions, optionsFromEnv, type ResolvedOptions, resolveOptions } from './options.js';
+import { readBody } from './read-body.js';
 import { redact, redactValue } from './redact.js';
 import { parseRetryAfter, withRetries } from './retry.js';
 import { bodyText, vendorMessageOf } from './schemas/error-body.js';
@@ -113,7 +114,10 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     return this.send('listOrders', { query }, options);
   }
 
-  /** Every order, page by page, for as long as pages come back full. */
+  /**
+   * Every order, page by page, for as long as pages come back full and new: a list that ignores
+   * `offset` (a sample-data set answers the same whatever it is asked) would repeat its page for ever.
+   */
   async *listAllOrders(
     query: Omit<ListQuery, 'offset'> = {},
     options?: CallOptions,
@@ -125,8 +129,12 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
         { path: 'query.limit', message: 'must be a whole number of at least 1' },
       ]);
     }
+    let previous = '';
     for (let offset = 0; ; offset += limit) {
       const page = await this.listOrders({ ...query, limit, offset }, options);
+      const ids = page.orders.map((order) => order.id).join(',');
+      if (ids === previous) return;
+      previous = ids;
       yield* page.orders;
       if (page.orders.length < limit || offset + limit >= page.count) return;
     }
@@ -309,7 +317,8 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       headersTimeout: this.#options.timeoutMs,
       bodyTimeout: this.#options.timeoutMs,
     });
-    const text = await response.body.text();
+    // As undici's `text()`: UTF-8, a byte order mark dropped.
+    const text = new TextDecoder().decode(await readBody(response.body, this.#options.timeoutMs));
     return { status: response.statusCode, headers: response.headers, text };
   }
 

@@ -19,7 +19,7 @@ export interface OrdersClientOptions<V extends ApiVersion = ApiVersion> {
   apiVersion?: V;
   /** `false` sends no version header at all (the vendor then answers as v1). */
   versionHeader?: VersionHeader | false;
-  /** Bound on waiting for the answer's headers, and then for each chunk of its body. Default 30 s. */
+  /** Bound on waiting for the answer's headers, and then for its whole body. Default 30 s. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   /** Told of every retry before its wait: to count throttling, or log it. */

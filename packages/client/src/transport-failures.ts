@@ -1,4 +1,5 @@
 import type { TransportFailure } from './errors/transport-error.js';
+import { MAX_ANSWER_BYTES } from './read-body.js';
 
 interface CodeMeaning {
   readonly failure: TransportFailure;
@@ -43,6 +44,10 @@ const CODES: Readonly<Record<string, CodeMeaning>> = {
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: {
     failure: 'reset',
     says: 'sent a body shorter than its Content-Length (truncated answer)',
+  },
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: {
+    failure: 'network',
+    says: `sent an answer larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB (cut off)`,
   },
   ENOTFOUND: { failure: 'dns', says: 'could not be found (DNS)', unsent: true },
   EAI_AGAIN: { failure: 'dns', says: 'could not be found (DNS)', unsent: true },
@@ -102,5 +107,6 @@ export function describeIncompleteBody(error: unknown): string {
   const code = knownCode(error);
   if (code === 'UND_ERR_BODY_TIMEOUT') return 'the target timed out waiting for the rest of the answer';
   if (CODES[code ?? '']?.failure === 'aborted') return 'the request was abandoned: the run was interrupted';
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return `the target ${CODES[code]?.says}`;
   return 'the target closed the connection before the body was complete (truncated answer)';
 }

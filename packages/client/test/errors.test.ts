@@ -22,6 +22,7 @@ import {
   ResponseValidationError,
   TransportError,
 } from '../src/index.js';
+import { MAX_ANSWER_BYTES } from '../src/kit.js';
 import { ORDER_ID, ORDER_UUID, orderDetail, orderDetailJson, SECRET, USER_ID } from './support/fixtures.js';
 import {
   dropConnection,
@@ -122,6 +123,26 @@ describe('TransportError', () => {
       },
       failure: 'timeout',
       timeoutMs: 150,
+    },
+    {
+      // A byte every 50 ms never trips undici's bodyTimeout, which bounds only the pause between chunks.
+      what: 'the body trickles in for longer than the timeout',
+      handler: (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"count":0,"orders":[');
+        const trickle = setInterval(() => response.write(' '), 50);
+        response.on('close', () => clearInterval(trickle));
+      },
+      failure: 'timeout',
+      timeoutMs: 300,
+    },
+    {
+      what: 'the body is larger than any answer of the vendor',
+      handler: (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(`{"count":0,"orders":[],"pad":"${'x'.repeat(MAX_ANSWER_BYTES)}"}`);
+      },
+      failure: 'network',
     },
     { what: 'the connection is closed before an answer', handler: dropConnection, failure: 'reset' },
     {

@@ -107,6 +107,14 @@ describe.each(API_VERSIONS)('listAllOrders in %s', (apiVersion) => {
     expect(api.server.requests).toHaveLength(2);
   });
 
+  it('stops at a page that repeats the one before, as a list that ignores the offset answers', async () => {
+    const page = [orderSummary(1), orderSummary(2)];
+    api.server.handle(reply(200, { count: 1_000_000_000, orders: page }));
+    const orders = await collect(api.client({ apiVersion }).listAllOrders({ limit: 2 }));
+    expect(orders.map((order) => order.id)).toEqual([1, 2]);
+    expect(api.server.requests).toHaveLength(2);
+  });
+
   it('pages by 50 and keeps the status filter on every page', async () => {
     api.server.handle(pagedOrders(60));
     const orders = await collect(api.client({ apiVersion }).listAllOrders({ status: 'in-progress' }));

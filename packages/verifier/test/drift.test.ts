@@ -381,4 +381,16 @@ describe('observeDrift', () => {
       expect.objectContaining({ kind: 'unexpected-type', path: '$', example: '"not json"', allowed: 'JSON' }),
     ]);
   });
+
+  it('reports a property nested deeper than JSON.stringify can go, without throwing', () => {
+    // JSON.parse reads 100,000 levels; writing them back overflowed the stack and ended the run with exit 2.
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(observe([answer(200, `{"deep":${deep}}`)])).toContainEqual(
+      expect.objectContaining({
+        kind: 'undescribed-property',
+        path: '$.deep',
+        example: '(nested too deeply to show)',
+      }),
+    );
+  });
 });

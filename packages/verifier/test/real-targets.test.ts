@@ -1,16 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MAX_ANSWER_BYTES } from '@print-contracts/client/kit';
 import {
   DEMO_CREDENTIALS,
   type SampleApi,
   startDocsStandIn,
   startSampleApi,
 } from '@print-contracts/sample-api';
-import { captureIo, workspace } from '@print-contracts/test-support';
+import { captureIo, editJson, startAlteringProxy, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
-import { credentialEnv, front, type Seen, verifyArgs } from './helpers/targets.js';
+import { ordersOf } from './helpers/orders.js';
+import { credentialEnv, type FrontAnswer, front, type Seen, verifyArgs } from './helpers/targets.js';
 
 /** The committed contracts: what the nightly job replays against the vendor. */
 const CONTRACTS = fileURLToPath(new URL('../../../contracts', import.meta.url));
@@ -203,6 +205,200 @@ describe('the verifier against third-party targets', () => {
       expect(run.stdout).toContain('Target unavailable (not a broken contract):');
     } finally {
       await counted.close();
+      await api.close();
+    }
+  });
+
+  it('reports an answer trickled for longer than the request timeout as unavailable, with exit 3', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    // A byte every 100 ms: undici's bodyTimeout bounds only the pause between two chunks.
+    const counted = await front(api.origin, {
+      answer: (seen) =>
+        seen.method === 'GET' && seen.path === '/api/orders'
+          ? { status: 200, body: { count: 0, orders: [] }, trickleMs: 100 }
+          : undefined,
+    });
+    try {
+      const run = await verify('trickled', counted.url, space.path('fixture-pacts'), [
+        '--control',
+        '--request-timeout',
+        '1500',
+        '--retries',
+        '1',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.verdict('v1', 'a request for the first page of orders')).toMatchObject({
+        verdict: 'target-unavailable',
+        reason: expect.stringMatching(/timed out waiting for the rest of the answer/),
+      });
+      expect(run.report.totals.failed).toBe(0);
+      expect(run.code).toBe(3);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
+  it('cuts off an answer larger than any of the vendor, says so, and exits 3 instead of holding it', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    const counted = await front(api.origin, {
+      answer: (seen) =>
+        seen.method === 'GET' && seen.path === '/api/orders'
+          ? { status: 200, body: { count: 0, orders: [], pad: 'x'.repeat(MAX_ANSWER_BYTES) } }
+          : undefined,
+    });
+    try {
+      const run = await verify('oversized', counted.url, space.path('fixture-pacts'), [
+        '--control',
+        '--retries',
+        '1',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.verdict('v1', 'a request for the first page of orders')).toMatchObject({
+        verdict: 'target-unavailable',
+        reason: expect.stringMatching(/sent an answer larger than 16 MB/),
+      });
+      expect(run.report.totals.failed).toBe(0);
+      expect(run.code).toBe(3);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
+  describe('teardown against a vendor that does not cancel', () => {
+    /** A run against `api` behind a front answering `refusal` to the DELETEs `refuses` picks; the orders left open at `api`. */
+    const teardown = async (
+      name: string,
+      refuses: RegExp,
+      refusal: FrontAnswer = { status: 404, body: { message: 'Order not found' } },
+      pact = space.path('fixture-pacts'),
+    ) => {
+      const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+      const counted = await front(api.origin, {
+        answer: (seen) => (seen.method === 'DELETE' && refuses.test(seen.path) ? refusal : undefined),
+      });
+      try {
+        const run = await verify(name, counted.url, pact, ['--control', '--creation-timeout', '5000']);
+        const open = (await ordersOf(api)).filter((order) => order.status !== 'cancelled');
+        return { ...run, open, ledger: existsSync(space.path(`${name}/verify-ledger.jsonl`)) };
+      } finally {
+        await counted.close();
+        await api.close();
+      }
+    };
+
+    it('cancels by the numeric id the vendor documents once the order was read, not only by its uuid', async () => {
+      const run = await teardown('cancel-by-id', /^\/api\/orders\/[0-9a-f-]{36}$/);
+      expect(run.stderr).toBe('');
+      expect(run.open).toEqual([]);
+      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
+      expect(run.report.teardown.ended['not-found']).toBeUndefined();
+      expect(run.ledger).toBe(false);
+    });
+
+    it('never crosses off an order that reads back open as never placed: it stays in the ledger, said', async () => {
+      const run = await teardown('cancel-refused', /^\/api\/orders\/[^/]+$/);
+      expect(run.open.length).toBeGreaterThan(0);
+      expect(run.report.teardown.open).toBe(run.open.length);
+      expect(run.report.teardown.problems.join('\n')).toMatch(
+        /the cancel answered 404 while the order reads with status "in-progress"/,
+      );
+      expect(run.stdout).toMatch(/still open in .*verify-ledger\.jsonl \(run `pnpm verify --cleanup`\)/);
+      expect(run.ledger).toBe(true);
+    });
+
+    it('never crosses off an order whose cancel answered success false: it stays in the ledger, said', async () => {
+      const run = await teardown('cancel-unsuccessful', /^\/api\/orders\/[^/]+$/, {
+        status: 200,
+        body: { success: false },
+      });
+      expect(run.open.length).toBeGreaterThan(0);
+      expect(run.report.teardown.open).toBe(run.open.length);
+      expect(run.report.teardown.problems.join('\n')).toMatch(/"success": ?false/);
+      expect(run.ledger).toBe(true);
+    });
+
+    it('keeps an order arranged as cancelled in the ledger when it does not read cancelled, and FAILS its state', async () => {
+      const refusal = { status: 200, body: { success: false } };
+      const run = await teardown('arranged-cancel', /^\/api\/orders\/[^/]+$/, refusal, CONTRACTS);
+      expect(
+        run.report.interactions.some((item) =>
+          /reads back with status "in-progress", not "cancelled"/.test(item.reason ?? ''),
+        ),
+      ).toBe(true);
+      expect(run.report.teardown.open).toBe(run.open.length);
+      expect(run.ledger).toBe(true);
+    });
+  });
+
+  it('reports a create answered without a uuid as FAILED while arranging, never as a target that gave no answer', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const proxy = await startAlteringProxy(api.origin, {
+      response: (answer, request) =>
+        request.method === 'POST' && request.path === '/api/orders'
+          ? editJson(answer, () => ({}))
+          : undefined,
+    });
+    try {
+      const run = await verify('create-without-uuid', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      expect(run.verdict('v1', 'a request for an order by id')).toMatchObject({
+        verdict: 'failed',
+        reason: expect.stringMatching(/breaks the contract: .*uuid/),
+      });
+      expect(run.report.totals.targetUnavailable).toBe(0);
+      expect(run.code).toBe(1);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
+  it('stops the scan by reference at a page that repeats earlier ones, reading each listed order once', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const date = new Date().toISOString().replace(/\.\d+Z$/, '+00:00');
+    const orders = Array.from({ length: 50 }, (_, index) => ({
+      id: 9_000_000 + index,
+      number: `DDB${9_000_000 + index}`,
+      status: 'in-progress',
+      date,
+      uuid: null,
+    }));
+    let created = false;
+    // Creates answer without a uuid (so teardown scans by reference), and once one was sent, every
+    // page of the list is the same full page of recent orders, whatever its offset.
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) => {
+        if (request.method === 'POST' && request.path === '/api/orders') created = true;
+        return undefined;
+      },
+      response: (answer, request) => {
+        if (request.method === 'POST' && request.path === '/api/orders') return editJson(answer, () => ({}));
+        if (!created || request.method !== 'GET' || !request.path.startsWith('/api/orders?limit=50&')) return;
+        return {
+          ...answer,
+          status: 200,
+          body: Buffer.from(JSON.stringify({ count: 1_000_000_000, orders })),
+        };
+      },
+    });
+    try {
+      const run = await verify('repeating-scan', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '3000',
+      ]);
+      const reads = proxy.seen.filter((seen) => /^\/api\/orders\/9\d{6}$/.test(seen.path)).length;
+      // Once per scan (two credential sets, two versions); up to the 100-page bound it was 100 times that.
+      expect(reads).toBeLessThanOrEqual(4 * orders.length);
+      expect(run.stdout).toMatch(/the scan stopped at page 2, which listed only orders of earlier pages/);
+      expect(run.report.teardown.open).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
       await api.close();
     }
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { SampleApi } from '@print-contracts/sample-api';
-import { captureIo, closedPortUrl, workspace } from '@print-contracts/test-support';
+import { captureIo, closedPortUrl, startSilentBroker, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
@@ -30,7 +30,12 @@ describe('the verifier with a target it cannot reach or trust', () => {
     await space.remove();
   });
 
-  const run = async (baseUrl: string, mode: 'sample' | 'live', reports = space.path('reports')) => {
+  const run = async (
+    baseUrl: string,
+    mode: 'sample' | 'live',
+    reports = space.path('reports'),
+    extra: readonly string[] = [],
+  ) => {
     const output = captureIo({ cwd: space.dir, env: CREDENTIALS });
     const code = await runVerify(
       verifyArgs({
@@ -38,7 +43,7 @@ describe('the verifier with a target it cannot reach or trust', () => {
         mode,
         pact: space.path('pacts'),
         reports,
-        extra: ['--ledger', space.path('ledger.jsonl')],
+        extra: ['--ledger', space.path('ledger.jsonl'), ...extra],
       }),
       output.io,
     );
@@ -80,6 +85,28 @@ describe('the verifier with a target it cannot reach or trust', () => {
     expect(result.stdout).not.toContain('state ');
     expect(existsSync(space.path('ledger.jsonl'))).toBe(false);
     expect(tls.requests).toEqual([]);
+  });
+
+  it('exits 2 with one line for a server that takes connections and never answers, and creates nothing', async () => {
+    const silent = await startSilentBroker();
+    try {
+      const result = await run(`${silent.url}/api`, 'sample', space.path('reports'), [
+        '--request-timeout',
+        '1000',
+        '--retries',
+        '1',
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^verify: cannot use the target at .*: it gave no complete answer to GET \/api\/orders \(the target timed out waiting for the answer\) nor to GET \/api\/orders\/\d+ /,
+        ),
+      ]);
+      expect(silent.requests.filter((request) => !request.startsWith('GET '))).toEqual([]);
+      expect(existsSync(space.path('ledger.jsonl'))).toBe(false);
+    } finally {
+      await silent.close();
+    }
   });
 
   it('exits 2 for a report folder it cannot write, before any request reaches the target', async () => {

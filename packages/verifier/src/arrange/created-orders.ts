@@ -7,6 +7,7 @@ import {
   isOrderCreationFailedError,
   isOrderWaitTimeoutError,
   isRequestValidationError,
+  isResponseValidationError,
   isTransportError,
   type OrderCreationFailedError,
   type OrderDetail,
@@ -194,8 +195,9 @@ export function createdOrders(options: CreateOptions) {
     let how = `created test order ${order.id}`;
     if (spec.after === 'cancel') {
       await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal });
-      ledger.record('closed', key, { outcome: 'cancelled' });
       order = await client.getOrder(uuid, { signal });
+      // Crossed off only once it reads cancelled: else teardown cancels it again.
+      if (order.status === 'cancelled') ledger.record('closed', key, { outcome: 'cancelled' });
       how += ', then cancelled it';
     } else if (controlled && origin) {
       ledger.record('controlled', key, {});
@@ -274,6 +276,11 @@ function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError
   if (isRequestValidationError(error)) {
     notCreated('refused by the client before sending');
     return notHere('no-plain-order-readable', `the order body is not valid: ${message}`);
+  }
+  if (isResponseValidationError(error)) {
+    // Answered, but without a usable uuid: the order may exist, and the docs promise one.
+    ledger.record('unresolved', key, { reason: message });
+    return toArrangeError(error);
   }
   if (isTransportError(error) && error.failure === 'refused') notCreated('the connection was refused');
   else ledger.record('unresolved', key, { reason: message });

@@ -101,8 +101,7 @@ export function observeDrift(
     const base = { operation: operation.operationId, version, status: response.status };
     const seen = new Map<string, Omit<DriftFinding, 'answers' | 'text'>>();
     for (const issue of answerIssues(document, operation, response)) {
-      const example =
-        issue.example ?? (issue.value === undefined ? undefined : shorten(JSON.stringify(issue.value)));
+      const example = issue.example ?? (issue.value === undefined ? undefined : exampleOf(issue.value));
       const finding = {
         ...base,
         kind: issue.kind,
@@ -146,6 +145,15 @@ function answerIssues(
 
 const shorten = (text: string) =>
   text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS - 1)}…` : text;
+
+/** A value as JSON, shortened; one nested deeper than `JSON.stringify` can go (a hostile answer) says so. */
+function exampleOf(value: unknown): string {
+  try {
+    return shorten(JSON.stringify(value));
+  } catch {
+    return '(nested too deeply to show)';
+  }
+}
 
 /** `getOrder v2 200 $.lines[*].carbonOffset: a property the document does not describe (example: 12)`. */
 function driftText(finding: Omit<DriftFinding, 'text'>): string {

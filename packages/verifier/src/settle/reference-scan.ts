@@ -62,15 +62,21 @@ async function scan(
   let already = 0;
   let complete = true;
   let end = false;
-  for (let page = 0; page < MAX_SCAN_PAGES && !end; page++) {
+  let repeated: number | undefined;
+  const read = new Set<number>();
+  for (let page = 0; page < MAX_SCAN_PAGES && !end && repeated === undefined; page++) {
     const { orders } = await client.listOrders(
       { limit: LIST_LIMIT_MAX, offset: page * LIST_LIMIT_MAX },
       { signal },
     );
+    // A list that ignores `offset` would have every page read in full again, up to the bound.
+    if (orders.length > 0 && orders.every((order) => read.has(order.id))) repeated = page + 1;
     const recent = orders.filter(
       (order) => !ISO_DATE_TIME_PATTERN.test(order.date) || Date.parse(order.date) >= cutoff,
     );
-    for (const summary of recent) {
+    const unread = recent.filter((order) => !read.has(order.id));
+    for (const { id } of orders) read.add(id);
+    for (const summary of unread) {
       const order = await client.getOrder(summary.id, { signal }).catch((error: unknown) => {
         if (isHttpError(error) && error.status === 404) return undefined;
         throw error;
@@ -96,7 +102,10 @@ async function scan(
     const pastTheWindow = sortedNewestFirst && orders.length > 0 && recent.length < orders.length;
     end = orders.length < LIST_LIMIT_MAX || pastTheWindow;
   }
-  if (!end) {
+  if (repeated !== undefined) {
+    say(`  the scan stopped at page ${repeated}, which listed only orders of earlier pages`);
+    complete = false;
+  } else if (!end) {
     say(`  the scan stopped after ${MAX_SCAN_PAGES} pages of orders without reaching the end`);
     complete = false;
   }

@@ -105,10 +105,11 @@ export async function settleOrders(
 type Ending = LedgerEvents['closed'] | string;
 
 /**
- * Cancels one order. A cancel the target answers 404 (not created yet) is sent again until the
- * order's ledger deadline; a throttled one is retried by the transport until that deadline (at
- * least a minute). A cancel whose answer is refused or breaks the schema is checked by reading the
- * order back. Only what is still open then is left to `--cleanup`.
+ * Cancels one order, by its id once known. A cancel the target answers 404 while the order does
+ * not read (not created yet) is sent again until the order's ledger deadline; a throttled one is
+ * retried by the transport until that deadline (at least a minute). A cancel whose answer is
+ * refused or breaks the schema is checked by reading the order back. Only what is still open then
+ * is left to `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
@@ -125,17 +126,25 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     return { outcome: 'cancelled', note: 'through the control surface' };
   }
   const client = clients.client(entry.credential, entry.version);
-  /** The order as it reads now, when it reads at all (its schema unchecked: only its status matters). */
-  const readBack = () =>
+  /** The order as it reads now, when it reads at all (its schema unchecked: only its status and id matter). */
+  const readOrder = () =>
     client
       .sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() })
-      .then((order) => (order as { status?: unknown } | undefined)?.status)
+      .then((order) => order as { status?: unknown; id?: unknown } | undefined)
       .catch(() => undefined);
+  const readBack = async () => (await readOrder())?.status;
   const creationEnds = Date.parse(entry.deadline) || Date.now();
+  // The docs cancel by the numeric id; by the uuid only while the id is unknown.
+  let ref: string | number = entry.id ?? uuid;
   for (let pause = 25; ; pause = Math.min(context.pollIntervalMs, pause * 2)) {
     try {
-      await client.cancelOrder(uuid, REASON, { signal, deadline: deadline() });
-      return { outcome: 'cancelled' };
+      const { success } = await client.cancelOrder(ref, REASON, { signal, deadline: deadline() });
+      if (success) return { outcome: 'cancelled' };
+      // The target says it did not cancel: the order tells.
+      const status = await readBack();
+      return status === 'cancelled'
+        ? { outcome: 'cancelled', note: 'found cancelled; the cancel answered "success": false' }
+        : `the cancel answered "success": false and the order reads with status ${JSON.stringify(status)}`;
     } catch (error) {
       if (isResponseValidationError(error)) {
         // The target took the cancel (2xx) but its answer breaks the contract: the order tells.
@@ -153,6 +162,16 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       // The docs: a 404 "with an error message that the order creation has failed".
       if (CREATION_FAILED.test(bodyText(error.body))) {
         return { outcome: 'creation-failed', note: error.vendorMessage };
+      }
+      // An order that reads is created, whatever its cancel answered: never "not found".
+      const order = await readOrder();
+      if (order?.status === 'cancelled') return { outcome: 'cancelled', note: 'found cancelled' };
+      if (ref === uuid && typeof order?.id === 'number') {
+        ref = order.id;
+        continue;
+      }
+      if (order?.status !== undefined) {
+        return `the cancel answered 404 while the order reads with status ${JSON.stringify(order.status)}: ${error.message}`;
       }
     }
     // Any other 404: the order may still be in its asynchronous creation; the docs: still 404

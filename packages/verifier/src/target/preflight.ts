@@ -1,4 +1,5 @@
 import { ENV, SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
+import { UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
 import { CONTROL_BASE_PATH, FAULTS_PATH } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { TargetError } from '../errors/index.js';
@@ -19,8 +20,8 @@ export async function preflight(
   timeoutMs: number,
   transport: Transport,
 ): Promise<void> {
-  /** The status of a GET, or undefined when a server is there but gave no complete answer (a fault). */
-  const statusOf = async (url: URL, headers: Record<string, string> = {}) => {
+  /** The status of a GET, or why no complete answer came when a server is there (a fault). */
+  const statusOf = async (url: URL, headers: Record<string, string> = {}): Promise<number | Lost> => {
     const request = {
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
@@ -29,7 +30,7 @@ export async function preflight(
     } as const;
     const { last } = await sendWithRetries(dispatcher, request, transport, { timeoutMs });
     if (last.answered) return last.status;
-    if (!last.unsent && !last.hopeless) return undefined;
+    if (!last.unsent && !last.hopeless) return last.error as Lost;
     const { failure, cause } = last.error as Lost;
     throw new TargetError(`cannot use the target at ${url.origin}: ${failure}`, { cause });
   };
@@ -38,10 +39,18 @@ export async function preflight(
   const { main, other } = target.credentials;
   const checks = Object.entries({ main, second: other }).map(async ([which, credentials]) => {
     if (!credentials) return;
-    const status = await statusOf(orders, {
-      [USER_ID_HEADER]: credentials.userId,
-      [SECRET_HEADER]: credentials.secret,
-    });
+    const headers = { [USER_ID_HEADER]: credentials.userId, [SECRET_HEADER]: credentials.secret };
+    const status = await statusOf(orders, headers);
+    if (typeof status !== 'number' && which === 'main') {
+      // A fault of the list, or a target that answers nothing at all: a read of one order tells.
+      const order = new URL(`${target.baseUrl}/orders/${UNKNOWN_ORDER_ID}`);
+      const read = await statusOf(order, headers);
+      if (typeof read !== 'number') {
+        throw new TargetError(
+          `cannot use the target at ${orders.origin}: it gave no complete answer to GET ${orders.pathname} (${status.failure}) nor to GET ${order.pathname} (${read.failure})`,
+        );
+      }
+    }
     if (status === 401 || status === 403) {
       const where =
         which === 'main'
@@ -55,7 +64,7 @@ export async function preflight(
   const { controlOrigin } = target;
   if (controlOrigin) {
     const control = statusOf(new URL(FAULTS_PATH, controlOrigin)).then((status) => {
-      if (status !== undefined && status !== 200) {
+      if (typeof status === 'number' && status !== 200) {
         throw new TargetError(
           `--control is set, but ${controlOrigin}${CONTROL_BASE_PATH} is no control surface (status ${status})`,
         );

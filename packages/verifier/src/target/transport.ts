@@ -3,6 +3,7 @@ import {
   describeIncompleteBody,
   describeTransportFailure,
   notConnected,
+  readBody,
   untrusted,
 } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
@@ -70,7 +71,7 @@ export function sendWithRetries(
         return { answered: false, unsent: notConnected(cause), hopeless: untrusted(cause), error };
       }
       try {
-        const body = Buffer.from(await response.body.arrayBuffer());
+        const body = await readBody(response.body, options.timeoutMs);
         const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
         return { answered: true, status: response.statusCode, retryAfterSeconds, value: { response, body } };
       } catch (cause) {

@@ -87,7 +87,15 @@ export interface Seen {
 }
 
 /** What a front may do with a request instead of forwarding it: answer it itself. */
-export type FrontAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | undefined;
+export type FrontAnswer =
+  | {
+      status: number;
+      headers?: Record<string, string>;
+      body?: unknown;
+      /** Send the body's first byte, then a space every this many ms, never the end: a trickle. */
+      trickleMs?: number;
+    }
+  | undefined;
 
 /**
  * A front on loopback for a target (the sample API): it records every request, and either
@@ -122,7 +130,10 @@ export async function front(
       if (own) {
         const text = own.body === undefined ? '' : JSON.stringify(own.body);
         res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
-        res.end(text);
+        if (own.trickleMs === undefined) return void res.end(text);
+        res.write(text.slice(0, 1));
+        const trickle = setInterval(() => res.write(' '), own.trickleMs);
+        res.on('close', () => clearInterval(trickle));
         return;
       }
       const headers = { ...req.headers };
