@@ -224,7 +224,9 @@ describe('the verifier against third-party targets', () => {
         '--request-timeout',
         '1500',
         '--retries',
-        '1',
+        '0',
+        '--api-version',
+        'v1',
       ]);
       expect(run.stderr).toBe('');
       expect(run.verdict('v1', 'a request for the first page of orders')).toMatchObject({
@@ -252,6 +254,8 @@ describe('the verifier against third-party targets', () => {
         '--control',
         '--retries',
         '1',
+        '--api-version',
+        'v1',
       ]);
       expect(run.stderr).toBe('');
       expect(run.verdict('v1', 'a request for the first page of orders')).toMatchObject({
