@@ -336,6 +336,40 @@ describe('the verifier against third-party targets', () => {
     });
   });
 
+  it('sends a cancel once more when its 404 came before the order read open, by uuid when answers carry no id', async () => {
+    // Found by the mutation harness: a cancel can meet an order at the end of its creation, and
+    // one whose answers give no id has only its uuid to be cancelled by.
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const refused = new Set<string>();
+    const notFound = { message: 'Order not found' };
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) => {
+        if (request.method !== 'DELETE' || refused.has(request.path)) return undefined;
+        refused.add(request.path);
+        const headers = { 'content-type': 'application/json' };
+        return { reply: { status: 404, headers, body: Buffer.from(JSON.stringify(notFound)) } };
+      },
+      response: (answer, request) =>
+        request.method === 'GET' && /^\/api\/orders\/[^/?]+$/.test(request.path) && answer.status === 200
+          ? editJson(answer, (order) => ({ ...(order as object), id: null }))
+          : undefined,
+    });
+    try {
+      const run = await verify('cancel-again', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '5000',
+      ]);
+      expect(refused.size).toBeGreaterThan(0);
+      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+      expect(existsSync(space.path('cancel-again/verify-ledger.jsonl'))).toBe(false);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
   it('reports a create answered without a uuid as FAILED while arranging, never as a target that gave no answer', async () => {
     const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     const proxy = await startAlteringProxy(api.origin, {

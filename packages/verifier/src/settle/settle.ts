@@ -136,6 +136,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   const creationEnds = Date.parse(entry.deadline) || Date.now();
   // The docs cancel by the numeric id; by the uuid only while the id is unknown.
   let ref: string | number = entry.id ?? uuid;
+  /** The cancel last sent was answered 404 by an order that then read open. */
+  let readOpen = false;
   for (let pause = 25; ; pause = Math.min(context.pollIntervalMs, pause * 2)) {
     try {
       const { success } = await client.cancelOrder(ref, REASON, { signal, deadline: deadline() });
@@ -166,11 +168,14 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       // An order that reads is created, whatever its cancel answered: never "not found".
       const order = await readOrder();
       if (order?.status === 'cancelled') return { outcome: 'cancelled', note: 'found cancelled' };
-      if (ref === uuid && typeof order?.id === 'number') {
-        ref = order.id;
-        continue;
-      }
       if (order?.status !== undefined) {
+        // Its creation may have ended between the cancel and the read: once more, by the id if known.
+        const again = ref === uuid && typeof order.id === 'number' ? order.id : ref;
+        if (again !== ref || !readOpen) {
+          ref = again;
+          readOpen = true;
+          continue;
+        }
         return `the cancel answered 404 while the order reads with status ${JSON.stringify(order.status)}: ${error.message}`;
       }
     }
