@@ -190,10 +190,14 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       try {
         return await this.getOrder(uuid, { signal, deadline: started + timeoutMs });
       } catch (error) {
-        if (!(error instanceof HttpError) || error.status !== 404) throw error;
-        lastMessage = error.vendorMessage;
+        if (!(error instanceof HttpError)) throw error;
+        // Throttled past what the retry budget allowed, near the bound: the order is not readable in time.
+        const throttled =
+          error.status === 429 || (error.status === 503 && error.retryAfterSeconds !== undefined);
+        if (error.status !== 404 && !throttled) throw error;
+        if (error.status === 404) lastMessage = error.vendorMessage;
         // The docs name no key for the message, so the whole answer is searched.
-        if (CREATION_FAILED.test(bodyText(error.body)))
+        if (error.status === 404 && CREATION_FAILED.test(bodyText(error.body)))
           throw new OrderCreationFailedError(uuid, lastMessage ?? bodyText(error.body));
       }
       const waited = Date.now() - started;

@@ -45,6 +45,16 @@ describe.each(API_VERSIONS)('waitForOrder in %s', (apiVersion) => {
     expect(api.server.requests).toHaveLength(2);
   });
 
+  it('ends with OrderWaitTimeoutError, not the 429, when throttling outlasts its bound', async () => {
+    api.server.handle(inSequence(notFound, reply(429, {}, { 'retry-after': '1' })));
+    const error = await api
+      .client({ apiVersion })
+      .waitForOrder(ORDER_UUID, { timeoutMs: 1_500, ...quick })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OrderWaitTimeoutError);
+    expect(error).toMatchObject({ uuid: ORDER_UUID, lastMessage: 'Order not found' });
+  });
+
   it('gives up with OrderWaitTimeoutError after its bound, keeping the last message', async () => {
     api.server.handle(notFound);
     const error = await api
