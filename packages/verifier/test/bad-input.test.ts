@@ -195,7 +195,8 @@ describe.concurrent('the verify command with bad flags or bad pacts', () => {
   for (const { given, args, env, want } of CASES) {
     it(`exits 2 with one line of reason for ${given}`, async () => {
       const { code, stdout, stderr } = await runCli(args(space.path), { cwd: space.dir, env: cliEnv(env) });
-      expect(code).toBe(2);
+      // The message shows what the command printed when it exits otherwise.
+      expect(code, `${stderr}${stdout}`).toBe(2);
       expect(stdout).toBe('');
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(stderr).toMatch(/^verify: /);
