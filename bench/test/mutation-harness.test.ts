@@ -208,13 +208,15 @@ describe('the mutation harness on a sample', { timeout: 180_000 }, () => {
       // A failed creation's 404 is told apart after this bound: short here, still far above 50 ms.
       creationTimeoutMs: 8_000,
     });
+    const expected: Record<string, string> = Object.fromEntries([
+      ...SAMPLE.caught.map((name) => [name, 'caught']),
+      ...SAMPLE.green.map((name) => [name, 'green']),
+    ]);
     const outcomes = Object.fromEntries(results.map((result) => [result.name, result.outcome]));
-    expect(outcomes).toEqual(
-      Object.fromEntries([
-        ...SAMPLE.caught.map((name) => [name, 'caught']),
-        ...SAMPLE.green.map((name) => [name, 'green']),
-      ]),
-    );
+    // On a wrong outcome, what the run changed says why (a verdict, and the reason in the report).
+    const unexpected = results.filter((result) => result.outcome !== expected[result.name]);
+    const why = unexpected.map(({ name, exitCode, changed }) => ({ name, exitCode, changed }));
+    expect(outcomes, JSON.stringify(why, null, 1)).toEqual(expected);
     // Whatever the stand-in answered, the run settled every order it created.
     expect(results.filter((result) => result.leftOpen).map((result) => result.name)).toEqual([]);
   });

@@ -107,8 +107,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Sends by `attempt` until an answer needs no retry, the policy's count of non-throttling
- * failures is spent, or the next wait would pass the deadline. The one retry loop of the kit:
- * the client and the verifier's replay proxy both send through it.
+ * failures is spent, or the deadline is reached (a `Retry-After` past it ends the call at once).
+ * The one retry loop of the kit: the client and the verifier's replay proxy both send through it.
  */
 export async function withRetries<T>(
   attempt: (number: number) => Promise<AttemptResult<T>>,
@@ -117,11 +117,20 @@ export async function withRetries<T>(
   const { policy, signal } = run;
   const deadline = run.deadline ?? Date.now() + policy.budgetMs;
   let failures = 0;
+  let final = false;
   for (let number = 1; ; number++) {
     const last = await attempt(number);
     const wait = signal?.aborted ? undefined : nextWait(policy, run.method, last, number, failures);
-    if (wait === undefined || policy.retries === 0 || Date.now() + wait.delayMs > deadline) {
+    if (wait === undefined || policy.retries === 0 || final)
       return { last, attempts: number, aborted: false };
+    const left = deadline - Date.now();
+    let { delayMs } = wait;
+    if (delayMs > left) {
+      // The budget is used whole: a backoff of the kit's own that would pass the deadline ends
+      // at it, for one last attempt. A `Retry-After` past it is the server's word: no sooner.
+      if (wait.asked || left <= 0) return { last, attempts: number, aborted: false };
+      delayMs = left;
+      final = true;
     }
     if (!wait.throttled) failures++;
     run.onRetry?.({
@@ -130,9 +139,9 @@ export async function withRetries<T>(
       attempt: number,
       status: last.answered ? last.status : undefined,
       throttled: wait.throttled,
-      delayMs: wait.delayMs,
+      delayMs,
     });
-    const resumed = await sleep(wait.delayMs, true, { signal }).catch(() => false);
+    const resumed = await sleep(delayMs, true, { signal }).catch(() => false);
     if (!resumed) return { last, attempts: number, aborted: true };
   }
 }
@@ -144,7 +153,7 @@ function nextWait(
   result: AttemptResult<unknown>,
   attempt: number,
   failures: number,
-): { delayMs: number; throttled: boolean } | undefined {
+): { delayMs: number; throttled: boolean; asked: boolean } | undefined {
   const read = READS.has(method.toUpperCase());
   if (result.answered) {
     const { status, retryAfterSeconds } = result;
@@ -152,8 +161,9 @@ function nextWait(
     const throttled = status === 429 || (status === 503 && retryAfterSeconds !== undefined);
     const worth = UNPROCESSED_STATUSES.includes(status) || (read && policy.statuses.includes(status));
     if (!worth || (!throttled && failures >= policy.retries)) return undefined;
-    return { delayMs: retryDelay(policy, attempt, retryAfterSeconds), throttled };
+    const delayMs = retryDelay(policy, attempt, retryAfterSeconds);
+    return { delayMs, throttled, asked: Boolean(retryAfterSeconds) };
   }
   if (result.hopeless || !(result.unsent || read) || failures >= policy.retries) return undefined;
-  return { delayMs: retryDelay(policy, attempt), throttled: false };
+  return { delayMs: retryDelay(policy, attempt), throttled: false, asked: false };
 }

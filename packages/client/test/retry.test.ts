@@ -189,6 +189,26 @@ describe('throttling', () => {
     expect(api.server.requests.length).toBeLessThanOrEqual(7);
   });
 
+  // A first backoff of 2-4 s against a budget of 1.5 s: the wait is cut to the budget.
+  const pastTheBudget = { baseDelayMs: 4_000, maxDelayMs: 4_000, budgetMs: 1_500 };
+
+  it('a backoff that would pass the budget ends at it, for one last attempt that may succeed', async () => {
+    api.server.handle(inSequence(throttled, ok));
+    const started = Date.now();
+    expect(await api.client({ retry: pastTheBudget }).getOrder(ORDER_ID)).toEqual(orderDetail);
+    expect(api.server.requests).toHaveLength(2);
+    // It waited for the budget's end, not sent again at once.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('after the last attempt at the end of the budget, a call gives up: no attempt past it', async () => {
+    api.server.handle(throttled);
+    await expect(api.client({ retry: pastTheBudget }).getOrder(ORDER_ID)).rejects.toMatchObject({
+      status: 429,
+    });
+    expect(api.server.requests).toHaveLength(2);
+  });
+
   it('getOrder counts a 503 without Retry-After against the retries: a target down is told quickly', async () => {
     api.server.handle(unavailable);
     await expect(api.client({ retry: { retries: 1 } }).getOrder(ORDER_ID)).rejects.toMatchObject({

@@ -20,13 +20,16 @@ export interface Transport {
 /**
  * The run's one retry policy, for probe, arrange, replay, settle and cleanup alike. Throttling is
  * waited out for as long as an order may take to be created (`--creation-timeout`), the run's
- * one bound on waiting; a call about an order gives that order's ledger deadline instead.
+ * one bound on waiting; a call about an order gives that order's ledger deadline instead. Its
+ * backoff stops growing at 5 s: a vendor throttling one request in three without a
+ * `Retry-After` is asked again every few seconds until the bound, not twice in it (the mutation
+ * harness saw a 30 s cap give up on an arranging read after five 429s, 2 s before its bound).
  */
 export function runRetryPolicy(options: { retries: number; creationTimeoutMs: number }): RetryPolicy {
   return {
     retries: options.retries,
     baseDelayMs: 500,
-    maxDelayMs: 30_000,
+    maxDelayMs: 5_000,
     statuses: [429, 503],
     budgetMs: options.creationTimeoutMs,
   };
