@@ -43,8 +43,25 @@ const ranBy = new Map<Block, string>();
 let project = '';
 let sampleApi: { process: Started; port: string } | undefined;
 
+/**
+ * How this machine reaches the npm registry, for the README's `npm install`: without its CA,
+ * npm 11 on Node 22 and later retried each manifest over TLS for 70 s before using its cache.
+ */
+const NETWORK = [
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'NO_PROXY',
+  'no_proxy',
+];
+const network = Object.fromEntries(
+  NETWORK.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])),
+);
+
 const env = (extra: Record<string, string> = {}) =>
-  cliEnv({ TURBO_TELEMETRY_DISABLED: '1', KIT: root, ...extra });
+  cliEnv({ ...network, TURBO_TELEMETRY_DISABLED: '1', KIT: root, ...extra });
 
 async function sh(command: string, cwd: string): Promise<{ code: number; output: string }> {
   try {

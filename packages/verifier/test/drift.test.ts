@@ -383,13 +383,14 @@ describe('observeDrift', () => {
   });
 
   it('reports a property nested deeper than JSON.stringify can go, without throwing', () => {
-    // JSON.parse reads 100,000 levels; writing them back overflowed the stack and ended the run with exit 2.
+    // JSON.parse reads 100,000 levels; writing them back overflowed the stack and ended the run
+    // with exit 2. Node 26's JSON.stringify writes them back, so there the example is shown, shortened.
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expect(observe([answer(200, `{"deep":${deep}}`)])).toContainEqual(
       expect.objectContaining({
         kind: 'undescribed-property',
         path: '$.deep',
-        example: '(nested too deeply to show)',
+        example: expect.stringMatching(/^(?:\(nested too deeply to show\)|\[{79}…)$/),
       }),
     );
   });
