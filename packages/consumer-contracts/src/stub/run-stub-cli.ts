@@ -53,7 +53,8 @@ Options:
 
 It stops on SIGINT (Ctrl-C), SIGTERM or SIGHUP, and when the process that started it exits;
 the stub server process it starts never outlives it, even when this one is killed with SIGKILL.
-Exit status: 0 stopped, 1 the stub server failed or ended by itself, 2 bad options.
+Exit status: 0 stopped, 1 the stub server failed or ended by itself, 2 bad options or no
+readable pact file.
 `;
 
 /** The `print-contracts-stub` command (`pnpm stub`); resolves to its exit status. */
@@ -87,15 +88,23 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
   const versions = version ? [version as ApiVersion] : API_VERSIONS;
   const contractsDir = values['contracts-dir'] ?? CONTRACTS_DIR;
 
+  let pacts: ReturnType<typeof readPact>[];
   try {
-    if (values.table) {
-      io.stdout.write(renderStubTable(stubRoutes(pactFilesIn(contractsDir, versions).map(readPact))));
-      return STUB_EXIT.stopped;
-    }
+    pacts = pactFilesIn(contractsDir, versions).map(readPact);
+  } catch (error) {
+    // A missing or unreadable pact file is the user's to fix, like a bad option: one line, exit 2.
+    if (!isStubServerError(error) && !isPactOutputError(error)) throw error;
+    io.stderr.write(`stub: ${error.message}\n`);
+    return STUB_EXIT.usage;
+  }
+  if (values.table) {
+    io.stdout.write(renderStubTable(stubRoutes(pacts)));
+    return STUB_EXIT.stopped;
+  }
+  try {
     return await serve({ versions, port: Number(port), contractsDir }, io);
   } catch (error) {
-    // A missing or unreadable pact file is the user's to fix: one line, no stack trace.
-    if (!isStubServerError(error) && !isPactOutputError(error)) throw error;
+    if (!isStubServerError(error)) throw error;
     io.stderr.write(`stub: ${error.message}\n`);
     return STUB_EXIT.failed;
   }

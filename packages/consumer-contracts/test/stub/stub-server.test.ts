@@ -176,20 +176,26 @@ describe('print-contracts-stub', () => {
   it.each([
     ['is missing', undefined, /no pact file at .*print-order-client-print-order-api-v2\.json/],
     ['is not JSON', '{ not json', /print-order-client-print-order-api-v2\.json/],
-  ])('exits 1 with one line when the pact file %s (--table)', async (_what, content, message) => {
-    const dir = mkdtempSync(join(tmpdir(), 'stub-contracts-'));
-    try {
-      if (content !== undefined)
-        writeFileSync(join(dir, 'print-order-client-print-order-api-v2.json'), content);
-      const run = io();
-      expect(await runStubCli(['--table', '--api-version', 'v2', '--contracts-dir', dir], run.io)).toBe(1);
-      const text = run.err.join('');
-      expect(text.trim().split('\n')).toHaveLength(1);
-      expect(text).toMatch(message);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  ])(
+    'exits 2 with one line when the pact file %s, with --table or serving',
+    async (_what, content, message) => {
+      const dir = mkdtempSync(join(tmpdir(), 'stub-contracts-'));
+      try {
+        if (content !== undefined)
+          writeFileSync(join(dir, 'print-order-client-print-order-api-v2.json'), content);
+        for (const first of [['--table'], []]) {
+          const run = io();
+          expect(await runStubCli([...first, '--api-version', 'v2', '--contracts-dir', dir], run.io)).toBe(2);
+          const text = run.err.join('');
+          expect(text.trim().split('\n')).toHaveLength(1);
+          expect(text).toMatch(message);
+          expect(run.out.join('')).toBe('');
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'])(
     'serves with a leading `--` from pnpm, and stops with 0 on %s, its stub server gone',
