@@ -113,12 +113,12 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     const { target } = started;
     secrets.push(...targetSecrets(target));
     // One retry policy for every request the run sends; its tally is reported, never a verdict.
-    const tally = retryTally();
+    const tally = retryTally(progress);
     const transport = { retry: runRetryPolicy(options), onRetry: tally.observe };
     clients = new TargetClients(target, options.requestTimeoutMs, transport);
     const [pacts] = await Promise.all([
       loadPacts(options, clients, io.cwd),
-      preflight(clients.dispatcher, target, options.requestTimeoutMs, transport),
+      preflight(clients.dispatcher, target, options.requestTimeoutMs, transport, io.signal),
     ]);
     const plan = planRun(pacts, {
       mode: target.mode,

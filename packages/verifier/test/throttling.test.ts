@@ -132,3 +132,37 @@ describe('the verify command against a sample-data set throttling one request in
     expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
   });
 });
+
+describe('the verify command when the target asks for a long wait', { timeout: 60_000 }, () => {
+  it('says so as the wait starts, and stops on a signal without waiting it out', async () => {
+    const space = await workspace();
+    await writeFixturePacts(space.path('pacts'), ['v2']);
+    const api = await sampleTarget({ control: false });
+    // The first request, the preflight's, is answered 429 with Retry-After 20.
+    const stall = await startFront(api.origin, {
+      answer: () =>
+        stall.requests.length === 1 ? { ...TOO_MANY, headers: { 'retry-after': '20' } } : undefined,
+    });
+    try {
+      const stop = new AbortController();
+      const output = captureIo({ cwd: space.dir, env: credentialEnv(api), signal: stop.signal });
+      const reports = space.path('reports');
+      const run = runVerify(
+        verifyArgs({ baseUrl: stall.url, mode: 'sample', pact: space.path('pacts'), reports }),
+        output.io,
+      );
+      await expect
+        .poll(output.stdout, { timeout: 15_000 })
+        .toMatch(/Waiting 20 s, as the target asked \(429\), before sending GET \/api\/orders\S* again\n/);
+      const sent = stall.requests.length;
+      stop.abort('SIGINT');
+      expect({ code: await run, stderr: output.stderr() }).toEqual({ code: 130, stderr: '' });
+      // Stopped in the wait, before anything was created: nothing was sent after the signal.
+      expect(stall.requests.length).toBe(sent);
+    } finally {
+      await stall.close();
+      await api.close();
+      await space.remove();
+    }
+  });
+});

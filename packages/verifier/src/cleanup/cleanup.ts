@@ -44,7 +44,7 @@ export async function runCleanup(
   say(`Cleanup: ${open.length} open orders in ${command.ledgerPath}`);
 
   const clients = new Map<string, TargetClients>();
-  const tally = retryTally();
+  const tally = retryTally(say);
   const retry = runRetryPolicy({ retries: DEFAULT_RETRIES, creationTimeoutMs: command.creationTimeoutMs });
   for (const baseUrl of new Set(open.map((entry) => entry.target))) {
     const credentials = { main, other };

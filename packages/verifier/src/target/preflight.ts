@@ -19,6 +19,8 @@ export async function preflight(
   target: Target,
   timeoutMs: number,
   transport: Transport,
+  /** A signal before anything was created ends a wait between attempts at once. */
+  signal?: AbortSignal,
 ): Promise<void> {
   /** The status of a GET, or why no complete answer came when a server is there (a fault). */
   const statusOf = async (url: URL, headers: Record<string, string> = {}): Promise<number | Lost> => {
@@ -28,7 +30,10 @@ export async function preflight(
       method: 'GET',
       headers,
     } as const;
-    const { last } = await sendWithRetries(dispatcher, request, transport, { timeoutMs });
+    const { last } = await sendWithRetries(dispatcher, request, transport, {
+      timeoutMs,
+      ...(signal ? { signal } : {}),
+    });
     if (last.answered) return last.status;
     if (!last.unsent && !last.hopeless) return last.error as Lost;
     const { failure, cause } = last.error as Lost;

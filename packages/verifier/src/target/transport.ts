@@ -11,6 +11,9 @@ import type { Dispatcher } from 'undici';
 /** Retries of a request that got no answer, or a 503 without `Retry-After`, unless `--retries` says otherwise. */
 export const DEFAULT_RETRIES = 4;
 
+/** The longest backoff of the run's own; a longer wait is one the target asked for. */
+const LONGEST_BACKOFF_MS = 5_000;
+
 /** What every request of a run is sent with: the client's retry policy, and who hears of each retry. */
 export interface Transport {
   readonly retry: RetryPolicy;
@@ -29,7 +32,7 @@ export function runRetryPolicy(options: { retries: number; creationTimeoutMs: nu
   return {
     retries: options.retries,
     baseDelayMs: 500,
-    maxDelayMs: 5_000,
+    maxDelayMs: LONGEST_BACKOFF_MS,
     statuses: [429, 503],
     budgetMs: options.creationTimeoutMs,
   };
@@ -103,14 +106,27 @@ export interface RetrySummary {
   readonly waitedMs: number;
 }
 
-/** Counts the retries of every request of a run, from the client's and the replay proxy's observer. */
-export function retryTally(): { observe: RetryObserver; summary: () => RetrySummary } {
+/**
+ * Counts the retries of every request of a run, from the client's and the replay proxy's
+ * observer. A wait the target asked for, longer than any backoff of the run's own, is told to
+ * `say` as it starts: a console silent for a minute looks like a run that hangs.
+ */
+export function retryTally(say?: (line: string) => void): {
+  observe: RetryObserver;
+  summary: () => RetrySummary;
+} {
   const counts = { answers429: 0, answers503: 0, unanswered: 0, waitedMs: 0 };
   const observe: RetryObserver = (event) => {
     if (event.status === 429) counts.answers429++;
     else if (event.status === 503) counts.answers503++;
     else if (event.status === undefined) counts.unanswered++;
     counts.waitedMs += event.delayMs;
+    if (say && event.delayMs > LONGEST_BACKOFF_MS) {
+      const seconds = Math.ceil(event.delayMs / 1000);
+      say(
+        `Waiting ${seconds} s, as the target asked (${event.status ?? 'no answer'}), before sending ${event.method} ${event.path} again`,
+      );
+    }
   };
   return { observe, summary: () => ({ ...counts }) };
 }
