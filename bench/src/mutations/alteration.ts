@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import {
   API_BASE_PATH,
   type ApiVersion,
@@ -256,6 +257,19 @@ export function alterationOf(mutation: Mutation): Alteration {
             },
           };
         },
+      };
+    }
+    case 'content-coding': {
+      const encode = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync }[mutation.coding];
+      return {
+        response: (answer, request) =>
+          inScope(mutation, request) && answer.body.length > 0
+            ? {
+                ...answer,
+                headers: { ...answer.headers, 'content-encoding': mutation.coding },
+                body: encode(answer.body),
+              }
+            : undefined,
       };
     }
     case 'latency':

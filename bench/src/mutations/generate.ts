@@ -18,6 +18,7 @@ export const HARMLESS_KINDS = [
   'error-body',
   'latency',
   'throttling',
+  'content-coding',
   'documented-null',
 ] as const;
 export type MutationKind =
@@ -48,7 +49,12 @@ export type Mutation = {
   | { readonly kind: 'added-field' | 'reordered-keys' | 'charset' | 'latency' }
   | { readonly kind: 'error-body'; readonly undocumented: Partial<Record<OperationName, readonly number[]>> }
   | { readonly kind: 'throttling'; readonly every: number; readonly retryAfterSeconds: number }
+  | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
 );
+
+/** The content codings a vendor may apply to an answer the kit did not ask to be compressed. */
+export const CONTENT_CODINGS = ['gzip', 'br', 'deflate'] as const;
+export type ContentCoding = (typeof CONTENT_CODINGS)[number];
 
 /** A documented status and what the altered vendor answers instead. */
 const STATUS_CHANGES: Readonly<Record<number, number>> = { 404: 400, 400: 422, 500: 200 };
@@ -249,6 +255,15 @@ export function generateMutations(
       scope: any,
       undocumented,
     },
+    ...CONTENT_CODINGS.map(
+      (coding): Mutation => ({
+        name: `any: every answer in Content-Encoding ${coding}, unasked`,
+        kind: 'content-coding',
+        harmful: false,
+        scope: any,
+        coding,
+      }),
+    ),
     {
       name: 'any: 429, Retry-After: 0, one request in 3',
       kind: 'throttling',

@@ -19,7 +19,7 @@ import {
   type ResponseBody,
 } from './operations.js';
 import { type OrdersClientOptions, optionsFromEnv, type ResolvedOptions, resolveOptions } from './options.js';
-import { readBody } from './read-body.js';
+import { decodeContent, readBody } from './read-body.js';
 import { redact, redactValue } from './redact.js';
 import { parseRetryAfter, withRetries } from './retry.js';
 import { bodyText, vendorMessageOf } from './schemas/error-body.js';
@@ -321,8 +321,9 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       headersTimeout: this.#options.timeoutMs,
       bodyTimeout: this.#options.timeoutMs,
     });
+    const raw = await readBody(response.body, this.#options.timeoutMs);
     // As undici's `text()`: UTF-8, a byte order mark dropped.
-    const text = new TextDecoder().decode(await readBody(response.body, this.#options.timeoutMs));
+    const text = new TextDecoder().decode(decodeContent(raw, response.headers['content-encoding']) ?? raw);
     return { status: response.statusCode, headers: response.headers, text };
   }
 

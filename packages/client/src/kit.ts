@@ -11,7 +11,7 @@ export * from './contract/placeholders.js';
 export * from './contract/provider-states.js';
 export * from './contract/state-change.js';
 export { withoutUserInfo } from './options.js';
-export { MAX_ANSWER_BYTES, readBody } from './read-body.js';
+export { decodeContent, MAX_ANSWER_BYTES, readBody } from './read-body.js';
 export * from './redact.js';
 export {
   describeIncompleteBody,

@@ -1,3 +1,4 @@
+import * as zlib from 'node:zlib';
 import { type Dispatcher, errors } from 'undici';
 
 /**
@@ -26,4 +27,60 @@ export async function readBody(body: Dispatcher.ResponseData['body'], timeoutMs:
   } finally {
     clearTimeout(timer);
   }
+}
+
+type Decoder = (data: Buffer, options: zlib.ZlibOptions) => Buffer;
+
+/** HTTP's `deflate` is zlib-wrapped (RFC 9110 §8.4.1.2); some servers send it raw. */
+const inflate: Decoder = (data, options) => {
+  try {
+    return zlib.inflateSync(data, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'Z_DATA_ERROR') throw error;
+    return zlib.inflateRawSync(data, options);
+  }
+};
+
+/** The content codings undone; zstd where Node has it (22.15 and later). */
+const DECODERS: Readonly<Record<string, Decoder>> = {
+  gzip: zlib.gunzipSync,
+  'x-gzip': zlib.gunzipSync,
+  deflate: inflate,
+  br: zlib.brotliDecompressSync,
+  ...('zstdDecompressSync' in zlib ? { zstd: zlib.zstdDecompressSync as Decoder } : {}),
+};
+
+/**
+ * `body` without the content codings its `Content-Encoding` names, undone last to first. A
+ * request without `Accept-Encoding` accepts any coding (RFC 9110 §12.5.3), so a vendor may
+ * compress what the kit never asked to be compressed; the contract is about what was encoded.
+ * The decoded body is bounded as an answer is (`MAX_ANSWER_BYTES`). Undefined when a coding is
+ * unknown or the bytes do not decode: the answer is then read as it came.
+ */
+export function decodeContent(
+  body: Buffer,
+  contentEncoding: string | string[] | undefined,
+): Buffer | undefined {
+  const codings = [contentEncoding ?? []]
+    .flat()
+    .join(',')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  // More codings than any server stacks is a decompression bomb in the making (undici allows 5).
+  if (codings.length > 5) return undefined;
+  let decoded = body;
+  for (const coding of codings.reverse()) {
+    const decode = DECODERS[coding];
+    if (!decode) return undefined;
+    try {
+      decoded = decode(decoded, { maxOutputLength: MAX_ANSWER_BYTES });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new errors.ResponseExceededMaxSizeError();
+      }
+      return undefined;
+    }
+  }
+  return decoded;
 }

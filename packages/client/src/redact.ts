@@ -2,25 +2,47 @@ export const REDACTED = '[REDACTED]';
 
 /**
  * Every form in which `secret` can appear in text the kit writes: as it is, JSON-escaped (a
- * secret holding `"` or `\\` in a JSON document), percent-encoded (in a URL), and base64 (in
- * a header such as Basic authorization, alone or after a user id and a colon). Longest
- * first, so a longer form is replaced before a shorter one inside it.
+ * secret holding `"` or `\\` in a JSON document), percent-encoded (in a URL), hex in either
+ * case (a server's debug echo), and base64 or base64url (in a header such as Basic
+ * authorization, alone or after a user id and a colon, or anywhere inside a longer encoded
+ * value). Longest first, so a longer form is replaced before a shorter one inside it.
  */
 export function secretForms(secret: string, userIds: readonly string[] = []): string[] {
   if (!secret) return [];
-  const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+  const bytes = Buffer.from(secret, 'utf8');
+  const base64 = (data: Buffer) => data.toString('base64').replace(/=+$/, '');
+  const hex = bytes.toString('hex');
   const forms = new Set([
     secret,
     JSON.stringify(secret).slice(1, -1),
     JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
     encodeURIComponent(secret),
     encodeURI(secret),
-    base64(secret),
-    // Base64 pads to a multiple of 3 bytes; the unpadded form is what a longer value holds.
-    base64(secret).replace(/=+$/, ''),
-    ...userIds.map((userId) => base64(`${userId}:${secret}`).replace(/=+$/, '')),
+    hex,
+    hex.toUpperCase(),
+    bytes.toString('base64'),
+    base64(bytes),
+    ...[0, 1, 2].map((offset) => base64Core(bytes, offset)),
+    ...userIds.map((userId) => base64(Buffer.from(`${userId}:${secret}`, 'utf8'))),
   ]);
-  return [...forms].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
+  const withUrlAlphabet = [...forms].map((form) => form.replaceAll('+', '-').replaceAll('/', '_'));
+  return [...new Set([...forms, ...withUrlAlphabet])]
+    .filter((form) => form.length > 0)
+    .sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The characters of base64 that `bytes` alone decide when they start `offset` bytes into a
+ * group of three: a secret inside a longer encoded value (`user:secret`, a token) shows only
+ * these, whatever comes before and after it. Empty for a secret too short to leave a few.
+ */
+function base64Core(bytes: Buffer, offset: number): string {
+  const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+  // The characters that mix in a byte before the secret, and those of a group it does not fill.
+  const first = offset === 0 ? 0 : offset + 1;
+  const last = Math.floor((offset + bytes.length) / 3) * 4;
+  const core = encoded.slice(first, last);
+  return core.length >= 8 ? core : '';
 }
 
 /**

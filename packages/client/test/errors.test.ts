@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import vm from 'node:vm';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   API_VERSIONS,
@@ -141,6 +142,14 @@ describe('TransportError', () => {
       handler: (_request, response) => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(`{"count":0,"orders":[],"pad":"${'x'.repeat(MAX_ANSWER_BYTES)}"}`);
+      },
+      failure: 'network',
+    },
+    {
+      what: 'the body decodes to more than any answer of the vendor (a gzip bomb)',
+      handler: (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        response.end(gzipSync(Buffer.alloc(MAX_ANSWER_BYTES + 1, ' ')));
       },
       failure: 'network',
     },

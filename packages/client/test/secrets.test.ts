@@ -291,4 +291,29 @@ describe('secretForms', () => {
       new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')),
     );
   });
+
+  it.each([
+    ['hex', (bytes: Buffer) => bytes.toString('hex')],
+    ['upper-case hex', (bytes: Buffer) => bytes.toString('hex').toUpperCase()],
+    ['base64url', (bytes: Buffer) => bytes.toString('base64url')],
+  ])('redacts a secret echoed in %s', (_what, encode) => {
+    const secret = 'p"a\\ss%wörd/+?>-7c1d';
+    const text = `echo: ${encode(Buffer.from(secret))}.`;
+    expect(redact(text, [secret])).toBe(`echo: ${REDACTED}.`);
+  });
+
+  it.each([0, 1, 2, 3, 4, 5])(
+    'redacts a secret inside a longer base64 value, %i bytes after its start, all but the edges that mix in its neighbours',
+    (before) => {
+      const secret = 'sk_live_9f2c>?~distinctive';
+      const value = Buffer.from(`${'u'.repeat(before)}${secret}:tail`);
+      for (const encoded of [value.toString('base64'), value.toString('base64url')]) {
+        const redacted = redact(encoded, [secret]);
+        expect(redacted).toContain(REDACTED);
+        // What is left of the encoded value decodes to at most two bytes of the secret at each edge.
+        const left = redacted.split(REDACTED).join('');
+        expect(encoded.length - left.length).toBeGreaterThanOrEqual(((secret.length - 4) * 4) / 3);
+      }
+    },
+  );
 });

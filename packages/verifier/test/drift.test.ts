@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { DEFAULT_VERSION_HEADER, versionHeaderValue } from '@print-contracts/client';
 import { secretForms } from '@print-contracts/client/kit';
 import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
@@ -61,7 +62,13 @@ const harSchema = z.object({
           httpVersion: z.string(),
           cookies: z.array(nameValue),
           headers: z.array(nameValue),
-          content: z.object({ size: z.number().int(), mimeType: z.string(), text: z.string().optional() }),
+          content: z.object({
+            size: z.number().int(),
+            compression: z.number().int().optional(),
+            mimeType: z.string(),
+            text: z.string().optional(),
+            encoding: z.literal('base64').optional(),
+          }),
           redirectURL: z.string(),
           headersSize: z.number().int(),
           bodySize: z.number().int(),
@@ -243,6 +250,52 @@ describe('drift and the HAR record of a run against a stand-in of the vendor', (
     expect(new Set(credentialHeaders.map((header) => header.value))).toEqual(new Set(['[REDACTED]']));
   }, 180_000);
 
+  it('a vendor that compresses every answer unasked, echoing the secret in it: all verified, no order left open, the HAR decoded and redacted', async () => {
+    const codings: [string, (data: Buffer) => Buffer][] = [
+      ['gzip', gzipSync],
+      ['br', brotliCompressSync],
+      ['deflate', deflateSync],
+    ];
+    let answers = 0;
+    const result = await run('compressed', {
+      response: (answer, request) => {
+        if (answer.body.length === 0) return undefined;
+        const [coding, encode] = codings[answers++ % codings.length] as (typeof codings)[number];
+        const echoed =
+          request.method === 'GET' && request.path.startsWith('/api/orders?')
+            ? editJson(answer, (json) => ({ ...(json as Json), echo: request.headers['api-secret'] }))
+            : answer;
+        const headers = { ...answer.headers, 'content-encoding': coding };
+        return { ...echoed, headers, body: encode(echoed.body) };
+      },
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.report.totals.failed).toBe(0);
+    expect(result.stdout).toContain('none left open');
+    // The echo is the only drift: every compressed answer was read as the JSON it encodes.
+    const findings = result.report.drift?.findings ?? [];
+    expect(findings.length).toBeGreaterThan(0);
+    expect(new Set(findings.map((finding) => finding.path))).toEqual(new Set(['$.echo']));
+
+    const har = harSchema.parse(JSON.parse(result.harText));
+    const compressed = har.log.entries.filter((entry) =>
+      entry.response.headers.some((header) => header.name === 'content-encoding'),
+    );
+    expect(compressed.length).toBeGreaterThan(20);
+    for (const { response } of compressed) {
+      expect(response.content.encoding).toBeUndefined();
+      expect(() => JSON.parse(response.content.text ?? '')).not.toThrow();
+      expect(response.content.compression).toBe(response.content.size - response.bodySize);
+    }
+    expect(result.harText).toContain('\\"echo\\":\\"[REDACTED]\\"');
+    for (const form of secretForms(SECRET, ['drift-user'])) {
+      expect(result.harText.includes(form), `a form of the secret in the HAR: ${form.length} chars`).toBe(
+        false,
+      );
+      expect(JSON.stringify(result.report).includes(form)).toBe(false);
+    }
+  }, 180_000);
+
   it('--fail-on-drift makes a run with drift findings exit 1', async () => {
     const [stand] = STAND_INS;
     if (!stand) throw new Error('no stand-in');
@@ -365,7 +418,13 @@ describe('observeDrift', () => {
     requestBodyStreamed: false,
     waitMs: 0,
     receiveMs: 0,
-    response: { status, statusText: '', headers: {}, body: Buffer.from(body) },
+    response: {
+      status,
+      statusText: '',
+      headers: {},
+      body: Buffer.from(body),
+      bodySize: Buffer.byteLength(body),
+    },
   });
   const observe = (exchanges: RecordedExchange[]) =>
     observeDrift(exchanges, documents, { basePath: '/api', secrets: [], dir: 'openapi' }).findings;

@@ -31,7 +31,8 @@ interface HarContext {
  */
 export function toHar(exchanges: readonly RecordedExchange[], context: HarContext) {
   const forms = context.secrets.flatMap((secret) => secretForms(secret, context.userIds));
-  const clean = (text: string) => redact(text, [...context.secrets, ...forms]);
+  const hidden = [...context.secrets, ...forms];
+  const clean = (text: string) => redact(text, hidden);
   const headers = (raw: RecordedExchange['requestHeaders']): NameValue[] =>
     Object.entries(raw).flatMap(([name, value]) => {
       if (value === undefined) return [];
@@ -50,8 +51,10 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
     const requestText = exchange.requestBody ? clean(exchange.requestBody.toString('utf8')) : undefined;
     const answer = exchange.response;
     const responseHeaders = answer ? headers(answer.headers) : [];
-    const responseText = answer ? clean(answer.body.toString('utf8')) : '';
-    const responseSize = Buffer.byteLength(responseText);
+    const content = answer ? bodyText(answer.body, hidden) : { text: '' };
+    const responseSize = content.encoding ? (answer?.body.length ?? 0) : Buffer.byteLength(content.text);
+    // Bytes the content coding saved, when the body was decoded (HAR's `compression`).
+    const decoded = answer !== undefined && answer.bodySize !== answer.body.length;
     const timings = { send: 0, wait: round(exchange.waitMs), receive: round(exchange.receiveMs) };
     return {
       startedDateTime: exchange.startedAt.toISOString(),
@@ -82,12 +85,13 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
         headers: responseHeaders,
         content: {
           size: responseSize,
+          ...(decoded ? { compression: responseSize - answer.bodySize } : {}),
           mimeType: answer ? mimeOf(responseHeaders) : 'x-unknown',
-          ...(responseSize > 0 ? { text: responseText } : {}),
+          ...(responseSize > 0 ? content : {}),
         },
         redirectURL: '',
         headersSize: -1,
-        bodySize: answer ? responseSize : -1,
+        bodySize: answer ? answer.bodySize : -1,
       },
       cache: {},
       timings,
@@ -95,6 +99,24 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
     };
   });
   return { log: { version: '1.2', creator: { ...context.creator }, entries } };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A body as HAR text, redacted: UTF-8, or base64 when it is not (a content coding that would not
+ * decode, say), redacted byte for byte first, each secret form read as the bytes it is in UTF-8.
+ */
+function bodyText(body: Buffer, hidden: readonly string[]): { text: string; encoding?: 'base64' } {
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    const asBytes = hidden.map((form) => Buffer.from(form, 'utf8').toString('latin1'));
+    const redacted = redact(body.toString('latin1'), asBytes);
+    return { text: Buffer.from(redacted, 'latin1').toString('base64'), encoding: 'base64' };
+  }
+  return { text: redact(text, hidden) };
 }
 
 /** Milliseconds to three decimals: HAR wants numbers, tools show them. */

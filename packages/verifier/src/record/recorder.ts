@@ -1,3 +1,4 @@
+import { decodeContent } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -17,7 +18,10 @@ export interface RecordedExchange {
     readonly status: number;
     readonly statusText: string;
     readonly headers: Headers;
+    /** Without its content codings, unless one would not decode (then as it came). */
     readonly body: Buffer;
+    /** Bytes on the wire: the body before its content codings were undone. */
+    readonly bodySize: number;
   };
   readonly error?: string;
   /** Milliseconds from sending to the answer's headers, and from there to its last byte. */
@@ -31,6 +35,17 @@ function bodyOf(body: unknown): { body: Buffer | undefined; streamed: boolean } 
   if (Buffer.isBuffer(body)) return { body, streamed: false };
   if (body instanceof Uint8Array) return { body: Buffer.from(body), streamed: false };
   return { body: undefined, streamed: true };
+}
+
+/** The body as the run read it: the transport undoes the same codings. */
+function plain(raw: Buffer, headers: Headers): { body: Buffer; bodySize: number } {
+  let decoded: Buffer | undefined;
+  try {
+    decoded = decodeContent(raw, headers['content-encoding']);
+  } catch {
+    // Past the size bound: the transport failed that answer; the record keeps what came.
+  }
+  return { body: decoded ?? raw, bodySize: raw.length };
 }
 
 function headersOf(headers: Dispatcher.DispatchOptions['headers']): Headers {
@@ -97,7 +112,7 @@ export class ExchangeRecorder {
         requestHeaders: headersOf(options.headers),
         requestBody: body,
         requestBodyStreamed: streamed,
-        ...(response ? { response: { ...response, body: Buffer.concat(chunks) } } : {}),
+        ...(response ? { response: { ...response, ...plain(Buffer.concat(chunks), response.headers) } } : {}),
         ...(error ? { error: error.message } : {}),
         waitMs: Math.max(0, wait),
         receiveMs: tHeaders === undefined ? 0 : Math.max(0, end - tHeaders),

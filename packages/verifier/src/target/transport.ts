@@ -1,5 +1,6 @@
 import { parseRetryAfter, type RetryObserver, type RetryPolicy, withRetries } from '@print-contracts/client';
 import {
+  decodeContent,
   describeIncompleteBody,
   describeTransportFailure,
   notConnected,
@@ -41,7 +42,9 @@ export function runRetryPolicy(options: { retries: number; creationTimeoutMs: nu
 /** A complete answer of the target. */
 export interface Answer {
   readonly response: Dispatcher.ResponseData;
+  /** Without its content codings; as it came when one of them would not decode (`encoded`). */
   readonly body: Buffer;
+  readonly encoded: boolean;
 }
 
 /** Why no complete answer came: the `error` of a failed attempt (its `unsent` and `hopeless` say whether it may be sent again). */
@@ -77,9 +80,11 @@ export function sendWithRetries(
         return { answered: false, unsent: notConnected(cause), hopeless: untrusted(cause), error };
       }
       try {
-        const body = await readBody(response.body, options.timeoutMs);
+        const raw = await readBody(response.body, options.timeoutMs);
+        const decoded = decodeContent(raw, response.headers['content-encoding']);
+        const value = { response, body: decoded ?? raw, encoded: decoded === undefined };
         const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
-        return { answered: true, status: response.statusCode, retryAfterSeconds, value: { response, body } };
+        return { answered: true, status: response.statusCode, retryAfterSeconds, value };
       } catch (cause) {
         return { answered: false, unsent: false, error: { failure: describeIncompleteBody(cause), cause } };
       }

@@ -128,8 +128,10 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
   }
   const body = redactBuffer(sent.body, secrets);
+  // A body decoded by the transport goes on without the coding it no longer has.
   const kept = Object.entries(headers).filter(
-    ([name, value]) => value !== undefined && !HOP_BY_HOP.has(name),
+    ([name, value]) =>
+      value !== undefined && !HOP_BY_HOP.has(name) && (sent.encoded || name !== 'content-encoding'),
   );
   const scrubbed = Object.fromEntries(kept.map(([name, value]) => [name, redactValue(value, secrets)]));
   const { deprecation, sunset } = headers;
