@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
+import { gzipSync } from 'node:zlib';
 import { listen } from './loopback.js';
 
 /** A request the stub broker received. */
@@ -24,6 +25,8 @@ export async function startStubBroker(
     deployable?: boolean;
     /** Answer every request with this status instead, as a broker refusing us would. */
     refuseWith?: number;
+    /** Send every answer gzip-encoded, asked or not (a broker behind a compressing proxy). */
+    gzip?: boolean;
   } = {},
 ) {
   const requests: BrokerRequest[] = [];
@@ -41,8 +44,13 @@ export async function startStubBroker(
     const path = req.url ?? '/';
     requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
     const send = (status: number, json: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/hal+json' });
-      res.end(JSON.stringify(json));
+      const body = Buffer.from(JSON.stringify(json));
+      if (!options.gzip) {
+        res.writeHead(status, { 'content-type': 'application/hal+json' });
+        return void res.end(body);
+      }
+      res.writeHead(status, { 'content-type': 'application/hal+json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(body));
     };
     if (options.refuseWith !== undefined) return send(options.refuseWith, { error: 'refused by the stub' });
     if (path.startsWith('/matrix?') && req.method === 'GET') {

@@ -66,4 +66,33 @@ describe('the verifier with a Pact Broker', () => {
     expect(broker.requests.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect(output.stdout()).not.toContain(TOKEN);
   });
+
+  it('reads a broker that gzips its answers unasked: pacts fetched, results published', async () => {
+    const gzipping = await startStubBroker(
+      { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
+      { gzip: true },
+    );
+    try {
+      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: gzipping.url } });
+      const code = await runVerify(
+        ['--consumer-version-selector', '{"branch":"main"}', '--provider-version', '2.4.1'].concat([
+          '--publish',
+          '--report-dir',
+          space.path('gzip-reports'),
+        ]),
+        output.io,
+      );
+      expect(output.stderr()).toBe('');
+      expect(code).toBe(0);
+      const report = JSON.parse(
+        readFileSync(space.path('gzip-reports', 'verify-report.json'), 'utf8'),
+      ) as RunReport;
+      expect(report.totals).toMatchObject({ verified: 20, failed: 0 });
+      expect(
+        gzipping.requests.filter((request) => request.path.endsWith('/verification-results')),
+      ).toHaveLength(2);
+    } finally {
+      await gzipping.close();
+    }
+  });
 });

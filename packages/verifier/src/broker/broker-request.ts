@@ -1,4 +1,4 @@
-import { describeTransportFailure } from '@print-contracts/client/kit';
+import { decodeContent, describeTransportFailure, readBody } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 import { BrokerError } from '../errors/index.js';
 import type { BrokerAuth, BrokerConnection } from '../options/verify-options.js';
@@ -32,7 +32,8 @@ export async function brokerJson(
       bodyTimeout: options.timeoutMs,
     });
     status = response.statusCode;
-    text = await response.body.text();
+    const raw = await readBody(response.body, options.timeoutMs);
+    text = (decodeContent(raw, response.headers['content-encoding']) ?? raw).toString('utf8');
   } catch (error) {
     throw new BrokerError(
       `cannot reach the Pact Broker at ${target.origin}: ${describeTransportFailure(error).replace('the target', 'it')}`,
