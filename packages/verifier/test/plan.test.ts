@@ -1,7 +1,15 @@
+import { copyFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { workspace } from '@print-contracts/test-support';
 import { describe, expect, it } from 'vitest';
-import { parsePact } from '../src/pacts/load-pacts.js';
+import { loadPactFiles, parsePact } from '../src/pacts/load-pacts.js';
 import { type PlanOptions, planRun } from '../src/plan/plan.js';
-import { fixtureInteractions, fixturePact, testOrderBody } from './helpers/fixture-pact.js';
+import {
+  fixtureInteractions,
+  fixturePact,
+  testOrderBody,
+  writeFixturePacts,
+} from './helpers/fixture-pact.js';
 
 const pact = (interactions = fixtureInteractions('v1')) =>
   parsePact(JSON.stringify(fixturePact('v1', interactions)), 'plan.json', {
@@ -133,5 +141,32 @@ describe('the plan', () => {
     // The cancel's own order, the one in production, the failed one, and the listed order's fallback
     // for the reads; the replayed create; never the other credential set's.
     expect(plan.plannedCreates).toBe(5);
+  });
+});
+
+describe('loadPactFiles', () => {
+  it('reads a pact named twice once: by a folder and a link to it, or as a copy; another pact for the same provider stays', async () => {
+    const space = await workspace();
+    try {
+      const dir = await writeFixturePacts(space.path('pacts'));
+      const files = (await readdir(dir)).sort().map((name) => join(dir, name));
+      await symlink(dir, space.path('linked'));
+      await copyFile(files[0] ?? '', space.path('copy-of-v1.json'));
+      const fewer = fixturePact('v1', fixtureInteractions('v1').slice(0, 2));
+      await writeFile(space.path('older-v1.json'), JSON.stringify(fewer));
+
+      const loaded = await loadPactFiles(['pacts', 'linked', 'copy-of-v1.json', 'pacts'], space.dir);
+      expect(loaded.map((pact) => pact.version)).toEqual(['v1', 'v2']);
+      expect(loaded.map((pact) => pact.label)).toEqual(files.map((file) => relative(space.dir, file)));
+
+      const withOlder = await loadPactFiles(['pacts', 'older-v1.json'], space.dir);
+      expect(withOlder.map((pact) => [pact.version, pact.interactions.length])).toEqual([
+        ['v1', fixtureInteractions('v1').length],
+        ['v2', fixtureInteractions('v2').length],
+        ['v1', 2],
+      ]);
+    } finally {
+      await space.remove();
+    }
   });
 });

@@ -310,6 +310,17 @@ describe('the verifier against third-party targets', () => {
       );
       expect(run.stdout).toMatch(/still open in .*verify-ledger\.jsonl \(run `pnpm verify --cleanup`\)/);
       expect(run.ledger).toBe(true);
+
+      // The next run with the same ledger, against a vendor that cancels, tells them apart from its own.
+      const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+      try {
+        const next = await verify('cancel-refused', api.url, space.path('fixture-pacts'), ['--control']);
+        expect(next.report.teardown).toMatchObject({ open: run.open.length, openEarlier: run.open.length });
+        expect(next.stdout).toContain(`; ${run.open.length} left open by an earlier run in `);
+        expect(next.stdout).not.toMatch(/\d+ still open/);
+      } finally {
+        await api.close();
+      }
     });
 
     it('never crosses off an order whose cancel answered success false: it stays in the ledger, said', async () => {

@@ -16,6 +16,17 @@ const OTHER_SECRET = 'Wx3-distinctive-other-secret-8b2d0a';
 const FORMS = [...secretForms(SECRET, ['scan-user']), ...secretForms(OTHER_SECRET, ['scan-other-user'])];
 const leaks = (text: string) => FORMS.filter((form) => text.includes(form));
 
+/** The secret as a server's debug output might echo it: as it is, in hex, base64url, inside a longer base64 value. */
+const echoes = (secret: string) => {
+  const bytes = Buffer.from(secret);
+  return {
+    'x-echo-secret': secret,
+    'x-echo-hex': bytes.toString('hex'),
+    'x-echo-base64url': bytes.toString('base64url'),
+    'x-echo-token': Buffer.from(`tok:${secret};exp=1`).toString('base64'),
+  };
+};
+
 /**
  * A target that leaks: it forwards to the sample API, except that it answers the list of
  * orders with a 500 echoing every request header, the secret included. Pact's mismatch
@@ -27,7 +38,7 @@ const leakyFront = (api: SampleApi) =>
       seen.method === 'GET' && seen.path === '/api/orders'
         ? {
             status: 500,
-            headers: { 'x-echo-secret': String(seen.headers['api-secret']) },
+            headers: echoes(String(seen.headers['api-secret'])),
             body: { message: 'leak', headers: seen.headers },
           }
         : undefined,
@@ -105,7 +116,9 @@ describe('the verify command with a distinctive secret', () => {
     expect(await readFile(space.path('reports', 'pact-verifier-output.txt'), 'utf8')).toContain('[REDACTED]');
     // The HAR holds the leaky answers that echoed the secret, scrubbed.
     const har = await readFile(space.path('reports', 'verify-exchanges.har'), 'utf8');
-    expect(har).toContain('x-echo-secret');
+    for (const header of ['x-echo-secret', 'x-echo-hex', 'x-echo-base64url', 'x-echo-token']) {
+      expect(har).toContain(header);
+    }
     expect(har).toContain('[REDACTED]');
   });
 });

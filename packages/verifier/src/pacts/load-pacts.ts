@@ -9,6 +9,7 @@ import { interactionSchema, type LoadedPact, type PactSource, pactSchema } from 
 /**
  * Reads every pact named by `paths` (files, or folders of `*.json` pacts) in a stable order. A
  * missing, unreadable or malformed file is a one-line `PactFileError`: the run does not start.
+ * A pact named twice (the same file by another path or link, or a copy of it) is read once.
  */
 export async function loadPactFiles(paths: readonly string[], cwd: string): Promise<LoadedPact[]> {
   const files: string[] = [];
@@ -26,16 +27,20 @@ export async function loadPactFiles(paths: readonly string[], cwd: string): Prom
     }
     files.push(...names.map((name) => join(absolute, name)));
   }
-  return Promise.all(
-    [...new Set(files)].map(async (file) => {
+  const read = await Promise.all(
+    files.map(async (file) => {
       const near = relative(cwd, file);
       const label = near && !near.startsWith('..') ? near : file;
       const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
         throw new PactFileError(label, `cannot be read (${error.code ?? 'error'})`);
       });
-      return parsePact(text, label, { kind: 'file', path: file });
+      return { file, label, text };
     }),
   );
+  const seen = new Set<string>();
+  return read
+    .filter(({ text }) => !seen.has(text) && seen.add(text))
+    .map(({ file, label, text }) => parsePact(text, label, { kind: 'file', path: file }));
 }
 
 /** Parses and checks one pact document; `label` names it in every error. */

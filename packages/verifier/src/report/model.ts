@@ -111,9 +111,15 @@ export function teardownText(teardown: Settlement): string {
     const count = teardown.ended[outcome as LedgerOutcome];
     return count ? [`${count} ${words}`] : [];
   });
+  // A ledger reused from run to run also holds what an earlier run left: said apart.
+  const earlier = teardown.openEarlier;
+  const counts = [
+    ...(teardown.open > earlier ? [`${teardown.open - earlier} still open`] : []),
+    ...(earlier > 0 ? [`${earlier} left open by an earlier run`] : []),
+  ];
   const open =
-    teardown.open > 0
-      ? `${teardown.open} still open in ${teardown.ledger ?? 'the ledger'} (run \`pnpm verify --cleanup\`)`
+    counts.length > 0
+      ? `${counts.join(' and ')} in ${teardown.ledger ?? 'the ledger'} (run \`pnpm verify --cleanup\`)`
       : 'none left open';
   return `Orders: ${teardown.created} created at the target${ends.length > 0 ? `: ${ends.join(', ')}` : ''}; ${open}.`;
 }

@@ -14,6 +14,8 @@ export interface Settlement {
   readonly ended: Readonly<Partial<Record<LedgerOutcome, number>>>;
   /** Orders still open in the ledger (this run's and earlier ones'). */
   readonly open: number;
+  /** Of those, the orders earlier runs left open (in the same ledger). */
+  readonly openEarlier: number;
   readonly problems: readonly string[];
   /** The ledger file, when it still exists. */
   readonly ledger: string | undefined;
@@ -70,6 +72,7 @@ export async function settle(context: SettleContext): Promise<Settlement> {
     created: created.length,
     ended,
     open: ledger.open().length,
+    openEarlier: ledger.open().filter((entry) => entry.run !== ledger.run).length,
     problems,
     ledger: removed ? undefined : ledger.path,
   };
