@@ -22,29 +22,33 @@ describe('the verifier with a Pact Broker', () => {
     await space.remove();
   });
 
-  it('fetches pacts by consumer-version selectors and publishes the results with the provider version', async () => {
-    const output = captureIo({
-      cwd: space.dir,
-      env: { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: TOKEN },
-    });
+  /** A run fetching its pacts from `url` by a selector and publishing the results: green, all 20 verified; its output. */
+  async function verifyFromBroker(
+    url: string,
+    reports: string,
+    env: Record<string, string>,
+    extra: string[],
+  ) {
+    const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: url, ...env } });
+    const selector = ['--consumer-version-selector', '{"branch":"main"}'];
     const code = await runVerify(
-      [
-        '--consumer-version-selector',
-        '{"branch":"main"}',
-        '--provider-version',
-        '2.4.0',
-        '--provider-branch',
-        'release',
-        '--publish',
-        '--report-dir',
-        space.path('reports'),
-      ],
+      [...selector, ...extra, '--publish', '--report-dir', space.path(reports)],
       output.io,
     );
     expect(output.stderr()).toBe('');
     expect(code).toBe(0);
-    const report = JSON.parse(readFileSync(space.path('reports', 'verify-report.json'), 'utf8')) as RunReport;
+    const report = JSON.parse(readFileSync(space.path(reports, 'verify-report.json'), 'utf8')) as RunReport;
     expect(report.totals).toMatchObject({ verified: 20, failed: 0 });
+    return output;
+  }
+
+  it('fetches pacts by consumer-version selectors and publishes the results with the provider version', async () => {
+    const output = await verifyFromBroker(broker.url, 'reports', { PACT_BROKER_TOKEN: TOKEN }, [
+      '--provider-version',
+      '2.4.0',
+      '--provider-branch',
+      'release',
+    ]);
 
     const selection = broker.requests.find(
       (request) => request.path === '/pacts/provider/print-order-api-v1/for-verification',
@@ -73,21 +77,7 @@ describe('the verifier with a Pact Broker', () => {
       { gzip: true },
     );
     try {
-      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: gzipping.url } });
-      const code = await runVerify(
-        ['--consumer-version-selector', '{"branch":"main"}', '--provider-version', '2.4.1'].concat([
-          '--publish',
-          '--report-dir',
-          space.path('gzip-reports'),
-        ]),
-        output.io,
-      );
-      expect(output.stderr()).toBe('');
-      expect(code).toBe(0);
-      const report = JSON.parse(
-        readFileSync(space.path('gzip-reports', 'verify-report.json'), 'utf8'),
-      ) as RunReport;
-      expect(report.totals).toMatchObject({ verified: 20, failed: 0 });
+      await verifyFromBroker(gzipping.url, 'gzip-reports', {}, ['--provider-version', '2.4.1']);
       expect(
         gzipping.requests.filter((request) => request.path.endsWith('/verification-results')),
       ).toHaveLength(2);
