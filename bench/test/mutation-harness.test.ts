@@ -182,6 +182,7 @@ const SAMPLE = {
   green: [
     'any: 429, Retry-After: 0, one request in 3',
     'any: every answer in Content-Encoding gzip, unasked',
+    'any: a UTF-8 byte order mark before every body',
     'any: Content-Type: application/json; charset=utf-8',
     'any: the keys of every object in reverse order',
     'any: a field added to every object of every answer',

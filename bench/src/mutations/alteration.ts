@@ -230,6 +230,13 @@ export function alterationOf(mutation: Mutation): Alteration {
             ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' } }
             : undefined,
       };
+    case 'byte-order-mark':
+      return {
+        response: (answer, request) =>
+          inScope(mutation, request) && answer.body.length > 0
+            ? { ...answer, body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), answer.body]) }
+            : undefined,
+      };
     case 'error-body':
       return {
         response: (answer, request) =>

@@ -19,6 +19,7 @@ export const HARMLESS_KINDS = [
   'latency',
   'throttling',
   'content-coding',
+  'byte-order-mark',
   'documented-null',
 ] as const;
 export type MutationKind =
@@ -46,7 +47,7 @@ export type Mutation = {
   | { readonly kind: 'failed-message' }
   | { readonly kind: 'status'; readonly from: number; readonly to: number }
   | { readonly kind: 'version-header'; readonly answeredAs: ApiVersion }
-  | { readonly kind: 'added-field' | 'reordered-keys' | 'charset' | 'latency' }
+  | { readonly kind: 'added-field' | 'reordered-keys' | 'charset' | 'byte-order-mark' | 'latency' }
   | { readonly kind: 'error-body'; readonly undocumented: Partial<Record<OperationName, readonly number[]>> }
   | { readonly kind: 'throttling'; readonly every: number; readonly retryAfterSeconds: number }
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
@@ -230,7 +231,7 @@ export function generateMutations(
 
   const any = { operation: 'any', version: 'any' } as const;
   const harmless = (
-    kind: 'added-field' | 'reordered-keys' | 'charset' | 'latency',
+    kind: 'added-field' | 'reordered-keys' | 'charset' | 'byte-order-mark' | 'latency',
     name: string,
   ): Mutation => ({
     name: `any: ${name}`,
@@ -242,6 +243,7 @@ export function generateMutations(
     harmless('added-field', 'a field added to every object of every answer'),
     harmless('reordered-keys', 'the keys of every object in reverse order'),
     harmless('charset', 'Content-Type: application/json; charset=utf-8'),
+    harmless('byte-order-mark', 'a UTF-8 byte order mark before every body'),
     harmless('latency', '30 ms more per answer'),
     {
       name: `any: another error body on the statuses each operation does not document (${Object.entries(

@@ -322,7 +322,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       bodyTimeout: this.#options.timeoutMs,
     });
     const raw = await readBody(response.body, this.#options.timeoutMs);
-    // As undici's `text()`: UTF-8, a byte order mark dropped.
+    // As undici's `text()`: UTF-8, a byte order mark dropped (also where the coding did not decode).
     const text = new TextDecoder().decode(decodeContent(raw, response.headers['content-encoding']) ?? raw);
     return { status: response.statusCode, headers: response.headers, text };
   }

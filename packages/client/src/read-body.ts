@@ -51,11 +51,13 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
 };
 
 /**
- * `body` without the content codings its `Content-Encoding` names, undone last to first. A
- * request without `Accept-Encoding` accepts any coding (RFC 9110 §12.5.3), so a vendor may
- * compress what the kit never asked to be compressed; the contract is about what was encoded.
- * The decoded body is bounded as an answer is (`MAX_ANSWER_BYTES`). Undefined when a coding is
- * unknown or the bytes do not decode: the answer is then read as it came.
+ * `body` as its reader takes it: without the content codings its `Content-Encoding` names,
+ * undone last to first, and without a UTF-8 byte order mark, which JSON readers drop (RFC 8259
+ * §8.1; undici's `text()` and `fetch` do). A request without `Accept-Encoding` accepts any
+ * coding (RFC 9110 §12.5.3), so a vendor may compress what the kit never asked to be
+ * compressed; the contract is about what was encoded. The decoded body is bounded as an answer
+ * is (`MAX_ANSWER_BYTES`). Undefined when a coding is unknown or the bytes do not decode: the
+ * answer is then read as it came.
  */
 export function decodeContent(
   body: Buffer,
@@ -82,5 +84,7 @@ export function decodeContent(
       return undefined;
     }
   }
-  return decoded;
+  return decoded.subarray(0, 3).equals(BYTE_ORDER_MARK) ? decoded.subarray(3) : decoded;
 }
+
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);

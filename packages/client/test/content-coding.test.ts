@@ -79,6 +79,12 @@ describe('decodeContent', () => {
     expect(decodeContent(text, ['identity', ''])).toBe(text);
   });
 
+  it('drops a UTF-8 byte order mark, as JSON readers do, also from a decoded body', () => {
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text]);
+    expect(decodeContent(marked, undefined)?.toString()).toBe('{"count":0}');
+    expect(decodeContent(zlib.gzipSync(marked), 'gzip')?.toString()).toBe('{"count":0}');
+  });
+
   it('undoes codings named in separate header lines, last to first', () => {
     const twice = zlib.deflateSync(zlib.gzipSync(text));
     expect(decodeContent(twice, ['gzip', 'deflate'])?.toString()).toBe('{"count":0}');
