@@ -47,7 +47,8 @@ export type Mutation = {
   | { readonly kind: 'failed-message' }
   | { readonly kind: 'status'; readonly from: number; readonly to: number }
   | { readonly kind: 'version-header'; readonly answeredAs: ApiVersion }
-  | { readonly kind: 'added-field' | 'reordered-keys' | 'charset' | 'byte-order-mark' | 'latency' }
+  | { readonly kind: 'added-field' | 'reordered-keys' | 'charset' | 'byte-order-mark' }
+  | { readonly kind: 'latency'; readonly latencyMs: number }
   | { readonly kind: 'error-body'; readonly undocumented: Partial<Record<OperationName, readonly number[]>> }
   | { readonly kind: 'throttling'; readonly every: number; readonly retryAfterSeconds: number }
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
@@ -231,7 +232,7 @@ export function generateMutations(
 
   const any = { operation: 'any', version: 'any' } as const;
   const harmless = (
-    kind: 'added-field' | 'reordered-keys' | 'charset' | 'byte-order-mark' | 'latency',
+    kind: 'added-field' | 'reordered-keys' | 'charset' | 'byte-order-mark',
     name: string,
   ): Mutation => ({
     name: `any: ${name}`,
@@ -244,7 +245,16 @@ export function generateMutations(
     harmless('reordered-keys', 'the keys of every object in reverse order'),
     harmless('charset', 'Content-Type: application/json; charset=utf-8'),
     harmless('byte-order-mark', 'a UTF-8 byte order mark before every body'),
-    harmless('latency', '30 ms more per answer'),
+    // A vendor a little slower, and one slow enough that every wait of a run is stretched.
+    ...[30, 1_500].map(
+      (latencyMs): Mutation => ({
+        name: `any: ${latencyMs.toLocaleString('en')} ms more per answer`,
+        kind: 'latency',
+        harmful: false,
+        scope: any,
+        latencyMs,
+      }),
+    ),
     {
       name: `any: another error body on the statuses each operation does not document (${Object.entries(
         undocumented,

@@ -85,7 +85,7 @@ export async function verifyStandIn(
 ): Promise<StandInRun> {
   const api = await startSampleApi({
     control: true,
-    ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: 30 }] } : {}),
+    ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: mutation.latencyMs }] } : {}),
   });
   const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation) : {});
   const dir = join(options.work, `run-${++runs}`);
