@@ -21,6 +21,7 @@ import { type DriftFinding, observeDrift } from '../src/drift/observe-drift.js';
 import { loadOpenApiDocuments } from '../src/drift/openapi-documents.js';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { earlierDriftFindings } from '../src/options/comparison.js';
+import { toHar } from '../src/record/har.js';
 import type { RecordedExchange } from '../src/record/recorder.js';
 import { driftConsoleLines } from '../src/report/console-reporter.js';
 
@@ -285,6 +286,7 @@ describe('drift and the HAR record of a run against a stand-in of the vendor', (
     for (const { response } of compressed) {
       expect(response.content.encoding).toBeUndefined();
       expect(() => JSON.parse(response.content.text ?? '')).not.toThrow();
+      // Present even where the coding saved nothing (a short body br-encoded to its own length).
       expect(response.content.compression).toBe(response.content.size - response.bodySize);
     }
     expect(result.harText).toContain('\\"echo\\":\\"[REDACTED]\\"');
@@ -424,6 +426,7 @@ describe('observeDrift', () => {
       headers: {},
       body: Buffer.from(body),
       bodySize: Buffer.byteLength(body),
+      decoded: false,
     },
   });
   const observe = (exchanges: RecordedExchange[]) =>
@@ -451,6 +454,63 @@ describe('observeDrift', () => {
         path: '$.deep',
         example: expect.stringMatching(/^(?:\(nested too deeply to show\)|\[{79}…)$/),
       }),
+    );
+  });
+});
+
+describe('toHar', () => {
+  const exchange = (response: NonNullable<RecordedExchange['response']>): RecordedExchange => ({
+    startedAt: new Date(),
+    method: 'GET',
+    url: 'http://127.0.0.1:1/api/orders',
+    requestHeaders: {},
+    requestBody: undefined,
+    requestBodyStreamed: false,
+    waitMs: 1,
+    receiveMs: 1,
+    response,
+  });
+  const har = (response: NonNullable<RecordedExchange['response']>) =>
+    harSchema.parse(
+      toHar([exchange(response)], {
+        creator: { name: 'test', version: '0' },
+        secrets: [SECRET],
+        userIds: [],
+      }),
+    ).log.entries[0]?.response;
+
+  it('gives a decoded answer its compression, also one its coding made no smaller', () => {
+    const body = Buffer.from('{"success":true}');
+    const headers = { 'content-encoding': 'br' };
+    const same = har({ status: 200, statusText: 'OK', headers, body, bodySize: body.length, decoded: true });
+    expect(same).toMatchObject({ bodySize: body.length, content: { size: body.length, compression: 0 } });
+    const smaller = har({ status: 200, statusText: 'OK', headers, body, bodySize: 10, decoded: true });
+    expect(smaller?.content.compression).toBe(body.length - 10);
+    const plain = har({
+      status: 200,
+      statusText: 'OK',
+      headers: {},
+      body,
+      bodySize: body.length,
+      decoded: false,
+    });
+    expect(plain?.content.compression).toBeUndefined();
+  });
+
+  it('writes a body that is not UTF-8 as base64, the secret redacted in its bytes', () => {
+    const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SECRET), Buffer.from([0xc3])]);
+    const response = har({
+      status: 200,
+      statusText: 'OK',
+      headers: {},
+      body,
+      bodySize: body.length,
+      decoded: false,
+    });
+    expect(response?.content.encoding).toBe('base64');
+    const bytes = Buffer.from(response?.content.text ?? '', 'base64');
+    expect(bytes).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[REDACTED]'), Buffer.from([0xc3])]),
     );
   });
 });

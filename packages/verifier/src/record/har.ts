@@ -54,7 +54,7 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
     const content = answer ? bodyText(answer.body, hidden) : { text: '' };
     const responseSize = content.encoding ? (answer?.body.length ?? 0) : Buffer.byteLength(content.text);
     // Bytes the content coding saved, when the body was decoded (HAR's `compression`).
-    const decoded = answer !== undefined && answer.bodySize !== answer.body.length;
+    const decoded = answer?.decoded === true;
     const timings = { send: 0, wait: round(exchange.waitMs), receive: round(exchange.receiveMs) };
     return {
       startedDateTime: exchange.startedAt.toISOString(),
@@ -85,7 +85,7 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
         headers: responseHeaders,
         content: {
           size: responseSize,
-          ...(decoded ? { compression: responseSize - answer.bodySize } : {}),
+          ...(decoded ? { compression: responseSize - (answer?.bodySize ?? 0) } : {}),
           mimeType: answer ? mimeOf(responseHeaders) : 'x-unknown',
           ...(responseSize > 0 ? content : {}),
         },

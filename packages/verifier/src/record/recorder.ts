@@ -22,6 +22,8 @@ export interface RecordedExchange {
     readonly body: Buffer;
     /** Bytes on the wire: the body before its content codings were undone. */
     readonly bodySize: number;
+    /** Whether `body` is the decoded form of a coded answer. */
+    readonly decoded: boolean;
   };
   readonly error?: string;
   /** Milliseconds from sending to the answer's headers, and from there to its last byte. */
@@ -38,14 +40,20 @@ function bodyOf(body: unknown): { body: Buffer | undefined; streamed: boolean } 
 }
 
 /** The body as the run read it: the transport undoes the same codings. */
-function plain(raw: Buffer, headers: Headers): { body: Buffer; bodySize: number } {
+function plain(raw: Buffer, headers: Headers): { body: Buffer; bodySize: number; decoded: boolean } {
+  const coding = headers['content-encoding'];
+  const coded =
+    [coding ?? []]
+      .flat()
+      .join(',')
+      .replace(/identity|[\s,]/gi, '') !== '';
   let decoded: Buffer | undefined;
   try {
-    decoded = decodeContent(raw, headers['content-encoding']);
+    decoded = decodeContent(raw, coding);
   } catch {
     // Past the size bound: the transport failed that answer; the record keeps what came.
   }
-  return { body: decoded ?? raw, bodySize: raw.length };
+  return { body: decoded ?? raw, bodySize: raw.length, decoded: coded && decoded !== undefined };
 }
 
 function headersOf(headers: Dispatcher.DispatchOptions['headers']): Headers {
