@@ -69,6 +69,8 @@ export function decodeContent(
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
+  // An empty body (a 204, a HEAD) has nothing coded, whatever the header says.
+  if (body.length === 0) return body;
   // More codings than any server stacks is a decompression bomb in the making (undici allows 5).
   if (codings.length > 5) return undefined;
   let decoded = body;

@@ -73,10 +73,12 @@ describe('an answer in a content coding the client did not ask for', () => {
 describe('decodeContent', () => {
   const text = Buffer.from('{"count":0}');
 
-  it('returns the body itself when no coding, or only identity, is named', () => {
+  it('returns the body itself when no coding, or only identity, is named, or it is empty', () => {
     expect(decodeContent(text, undefined)).toBe(text);
     expect(decodeContent(text, 'identity')).toBe(text);
     expect(decodeContent(text, ['identity', ''])).toBe(text);
+    // A 204 or a HEAD answer with the header of the coding it would have used.
+    expect(decodeContent(Buffer.alloc(0), 'gzip')).toEqual(Buffer.alloc(0));
   });
 
   it('drops a UTF-8 byte order mark, as JSON readers do, also from a decoded body', () => {
