@@ -459,7 +459,8 @@ describe('observeDrift', () => {
 });
 
 describe('toHar', () => {
-  const exchange = (response: NonNullable<RecordedExchange['response']>): RecordedExchange => ({
+  type Answer = NonNullable<RecordedExchange['response']>;
+  const exchange = (response: Answer): RecordedExchange => ({
     startedAt: new Date(),
     method: 'GET',
     url: 'http://127.0.0.1:1/api/orders',
@@ -470,43 +471,39 @@ describe('toHar', () => {
     receiveMs: 1,
     response,
   });
-  const har = (response: NonNullable<RecordedExchange['response']>) =>
+  /** The HAR response of one 200 answer with `body`, as it came unless `answer` says otherwise. */
+  const har = (body: Buffer, answer: Partial<Answer> = {}) =>
     harSchema.parse(
-      toHar([exchange(response)], {
-        creator: { name: 'test', version: '0' },
-        secrets: [SECRET],
-        userIds: [],
-      }),
+      toHar(
+        [
+          exchange({
+            status: 200,
+            statusText: 'OK',
+            headers: {},
+            body,
+            bodySize: body.length,
+            decoded: false,
+            ...answer,
+          }),
+        ],
+        { creator: { name: 'test', version: '0' }, secrets: [SECRET], userIds: [] },
+      ),
     ).log.entries[0]?.response;
 
   it('gives a decoded answer its compression, also one its coding made no smaller', () => {
     const body = Buffer.from('{"success":true}');
-    const headers = { 'content-encoding': 'br' };
-    const same = har({ status: 200, statusText: 'OK', headers, body, bodySize: body.length, decoded: true });
-    expect(same).toMatchObject({ bodySize: body.length, content: { size: body.length, compression: 0 } });
-    const smaller = har({ status: 200, statusText: 'OK', headers, body, bodySize: 10, decoded: true });
-    expect(smaller?.content.compression).toBe(body.length - 10);
-    const plain = har({
-      status: 200,
-      statusText: 'OK',
-      headers: {},
-      body,
+    const coded = { headers: { 'content-encoding': 'br' }, decoded: true };
+    expect(har(body, coded)).toMatchObject({
       bodySize: body.length,
-      decoded: false,
+      content: { size: body.length, compression: 0 },
     });
-    expect(plain?.content.compression).toBeUndefined();
+    expect(har(body, { ...coded, bodySize: 10 })?.content.compression).toBe(body.length - 10);
+    expect(har(body)?.content.compression).toBeUndefined();
   });
 
   it('writes a body that is not UTF-8 as base64, the secret redacted in its bytes', () => {
     const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SECRET), Buffer.from([0xc3])]);
-    const response = har({
-      status: 200,
-      statusText: 'OK',
-      headers: {},
-      body,
-      bodySize: body.length,
-      decoded: false,
-    });
+    const response = har(body);
     expect(response?.content.encoding).toBe('base64');
     const bytes = Buffer.from(response?.content.text ?? '', 'base64');
     expect(bytes).toEqual(
