@@ -364,6 +364,77 @@ describe('the verifier against third-party targets', () => {
     }
   });
 
+  it('reads back an order whose cancel got no answer: crossed off once it reads cancelled, cancelled again while open', async () => {
+    // Found by a front that lost answers: a cancel whose answer never came left the order open in
+    // the ledger, whether the vendor had done it or never received it.
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const cancels = new Map<string, number>();
+    const lost = { arranging: 0, before: 0, after: 0 };
+    const counted = await front(api.origin, {
+      lose: ({ method, path, body }) => {
+        const losing = (kind: keyof typeof lost, when: 'before' | 'after') => {
+          lost[kind]++;
+          return when;
+        };
+        if (method !== 'DELETE') return undefined;
+        // The arranger's cancel of a "cancelled" state: done, but its answer lost.
+        if (body.includes('Arranged by the contract verifier')) return losing('arranging', 'after');
+        if (!body.includes('Cleanup by the contract verifier')) return undefined;
+        // Each teardown cancel: never received the first time, done without an answer the second.
+        const sent = (cancels.get(path) ?? 0) + 1;
+        cancels.set(path, sent);
+        if (sent === 1) return losing('before', 'before');
+        return sent === 2 ? losing('after', 'after') : undefined;
+      },
+    });
+    try {
+      const run = await verify('cancel-unanswered', counted.url, CONTRACTS, ['--control']);
+      expect(lost.arranging).toBeGreaterThan(0);
+      // Orders the replay cancelled read cancelled after the first loss: no second cancel.
+      expect(lost.after).toBeGreaterThan(0);
+      expect(lost.after).toBeLessThan(lost.before);
+      expect(run.verdict('v2', 'a request for the orders with status cancelled')?.verdict).toBe('verified');
+      expect(run.code).toBe(0);
+      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+      expect(existsSync(space.path('cancel-unanswered/verify-ledger.jsonl'))).toBe(false);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
+  it('cancels an order found by the run reference whose cancel got no answer, once it reads cancelled', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    let creates = 0;
+    let lostCancels = 0;
+    const counted = await front(api.origin, {
+      // The first create is done but its answer lost: only the scan by reference finds the order.
+      // Every cancel by a numeric id is done but its answer lost too.
+      lose: ({ method, path }) => {
+        if (method === 'POST' && path === '/api/orders' && ++creates === 1) return 'after';
+        if (method !== 'DELETE' || !/^\/api\/orders\/\d+$/.test(path)) return undefined;
+        lostCancels++;
+        return 'after';
+      },
+    });
+    try {
+      const run = await verify('scan-unanswered', counted.url, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      expect(lostCancels).toBeGreaterThan(0);
+      expect(run.stdout).toMatch(/cancelled after a scan by reference/);
+      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+      expect(existsSync(space.path('scan-unanswered/verify-ledger.jsonl'))).toBe(false);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
   it('reports a create answered without a uuid as FAILED while arranging, never as a target that gave no answer', async () => {
     const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     const proxy = await startAlteringProxy(api.origin, {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
 import type { LedgerEntry } from '../ledger/ledger.js';
-import type { TargetClients } from '../target/clients.js';
+import { type TargetClients, unanswered } from '../target/clients.js';
 import type { SettleContext } from './settle.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
@@ -90,6 +90,14 @@ async function scan(
         await client.cancelOrder(order.id, 'Cleanup by the contract verifier', { signal });
         cancelled++;
       } catch (error) {
+        // A cancel that got no answer may have been done: the order tells.
+        const now = unanswered(error, signal)
+          ? await client.getOrder(order.id, { signal, validate: false }).catch(() => undefined)
+          : undefined;
+        if (now?.status === 'cancelled') {
+          cancelled++;
+          continue;
+        }
         say(
           `  order ${order.id} carries "${reference}" but could not be cancelled: ${(error as Error).message}`,
         );

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bodyText, isHttpError, isResponseValidationError } from '@print-contracts/client';
 import { redact } from '@print-contracts/client/kit';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
-import type { TargetClients } from '../target/clients.js';
+import { type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
 import { scanUnresolved } from './reference-scan.js';
 
@@ -111,8 +111,9 @@ type Ending = LedgerEvents['closed'] | string;
  * Cancels one order, by its id once known. A cancel the target answers 404 while the order does
  * not read (not created yet) is sent again until the order's ledger deadline; a throttled one is
  * retried by the transport until that deadline (at least a minute). A cancel whose answer is
- * refused or breaks the schema is checked by reading the order back. Only what is still open then
- * is left to `--cleanup`.
+ * refused, breaks the schema or never comes is checked by reading the order back; one that got no
+ * answer is sent again while the order reads open, until that deadline. Only what is still open
+ * then is left to `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
@@ -137,6 +138,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       .catch(() => undefined);
   const readBack = async () => (await readOrder())?.status;
   const creationEnds = Date.parse(entry.deadline) || Date.now();
+  const cancelEnds = deadline();
   // The docs cancel by the numeric id; by the uuid only while the id is unknown.
   let ref: string | number = entry.id ?? uuid;
   /** The cancel last sent was answered 404 by an order that then read open. */
@@ -156,6 +158,17 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         return (await readBack()) === 'cancelled'
           ? { outcome: 'cancelled', note: 'found cancelled; the answer to the cancel broke the contract' }
           : `the answer to the cancel broke the contract and the order does not read cancelled: ${message(error)}`;
+      }
+      if (unanswered(error, signal)) {
+        // The cancel may have been done, or never have arrived: the order tells. One that still
+        // reads open is sent the cancel again, for as long as a cancel is retried.
+        const status = await readBack();
+        if (status === 'cancelled') {
+          return { outcome: 'cancelled', note: 'found cancelled; the cancel got no answer' };
+        }
+        const again = status !== undefined && Date.now() + pause < cancelEnds;
+        if (again && (await sleep(pause, true, { signal }).catch(() => false))) continue;
+        return `not cancelled: ${message(error)}`;
       }
       if (!isHttpError(error)) return `not cancelled: ${message(error)}`;
       if (error.status !== 404) {

@@ -1,4 +1,4 @@
-import { type ApiVersion, OrdersClient } from '@print-contracts/client';
+import { type ApiVersion, isTransportError, OrdersClient } from '@print-contracts/client';
 import { Agent, type Dispatcher } from 'undici';
 import { ExchangeRecorder } from '../record/recorder.js';
 import type { CredentialRole, Target } from './target.js';
@@ -57,3 +57,10 @@ export class TargetClients {
     await this.#agent.close();
   }
 }
+
+/**
+ * A request that got no answer (a lost connection, a timeout) and was not stopped by the run: the
+ * target may have done it all the same, so what it changed is read back before anything is decided.
+ */
+export const unanswered = (error: unknown, signal: AbortSignal): boolean =>
+  isTransportError(error) && error.failure !== 'aborted' && !signal.aborted;

@@ -110,6 +110,8 @@ export async function front(
     headers?: (seen: Seen) => Record<string, string>;
     /** Hold the target's answer back this long before passing it on (the request was processed). */
     holdMs?: (seen: Seen) => number;
+    /** Close the connection without an answer, `before` forwarding the request or `after` the target answered it. */
+    lose?: (seen: Seen) => 'before' | 'after' | undefined;
   } = {},
   options: { tls?: boolean } = {},
 ) {
@@ -136,6 +138,8 @@ export async function front(
         res.on('close', () => clearInterval(trickle));
         return;
       }
+      const lose = hooks.lose?.(seen);
+      if (lose === 'before') return void res.destroy();
       const headers = { ...req.headers };
       delete headers.host;
       delete headers.connection;
@@ -148,7 +152,7 @@ export async function front(
         const text = await answer.body.text();
         const hold = hooks.holdMs?.(seen) ?? 0;
         if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
-        if (res.destroyed) return;
+        if (res.destroyed || lose === 'after') return void res.destroy();
         res.writeHead(answer.statusCode, {
           'content-type': String(answer.headers['content-type'] ?? 'application/json'),
           ...(answer.headers['retry-after'] ? { 'retry-after': String(answer.headers['retry-after']) } : {}),
