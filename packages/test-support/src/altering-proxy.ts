@@ -21,11 +21,13 @@ export interface ProxiedAnswer {
 /**
  * What a stand-in changes about the target it fronts. Each hook returns the replacement, or
  * undefined to leave the message as it is. `answer` may skip the target: return an answer
- * from `request` with `reply`.
+ * from `request` with `reply`. `lose` closes the connection without an answer, `before` the
+ * request reaches the target or `after` the target answered it (done, but the caller never hears).
  */
 export interface Alteration {
   request?(request: ProxiedRequest): ProxiedRequest | { reply: ProxiedAnswer } | undefined;
   response?(answer: ProxiedAnswer, request: ProxiedRequest): ProxiedAnswer | undefined;
+  lose?(request: ProxiedRequest): 'before' | 'after' | undefined;
 }
 
 export interface AlteringProxy {
@@ -76,6 +78,8 @@ export async function startAlteringProxy(
       return;
     }
     seen.push(altered);
+    const lose = alteration.lose?.(altered);
+    if (lose === 'before') return void outgoing.destroy();
     const forwarded = httpRequest(
       {
         host: target.hostname,
@@ -90,7 +94,8 @@ export async function startAlteringProxy(
           headers: response.headers,
           body: await buffer(response),
         };
-        answer(alteration.response?.(got, altered) ?? got);
+        if (lose === 'after') outgoing.destroy();
+        else answer(alteration.response?.(got, altered) ?? got);
       },
     );
     forwarded.on('error', () => outgoing.destroy());

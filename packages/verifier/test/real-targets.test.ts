@@ -404,6 +404,41 @@ describe('the verifier against third-party targets', () => {
     }
   });
 
+  it('cancels again an order not found after its cancel got no answer, as one still being created', async () => {
+    // Found by the mutation harness: a cancel met an order at the end of its creation, its
+    // answer was lost, and the order, read back, was not found yet either.
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const lost = new Set<string>();
+    const readAfterLoss = new Set<string>();
+    const counted = await front(api.origin, {
+      lose: ({ method, path, body }) => {
+        if (method !== 'DELETE' || !body.includes('Cleanup by the contract verifier') || lost.has(path)) {
+          return undefined;
+        }
+        lost.add(path);
+        return 'before';
+      },
+      // The first read after the lost cancel: not found yet.
+      answer: ({ method, path }) => {
+        if (method !== 'GET' || !lost.has(path) || readAfterLoss.has(path)) return undefined;
+        readAfterLoss.add(path);
+        return { status: 404, body: { message: 'Order not found' } };
+      },
+    });
+    try {
+      const run = await verify('creating-unanswered', counted.url, space.path('fixture-pacts'), [
+        '--control',
+      ]);
+      expect(readAfterLoss.size).toBeGreaterThan(0);
+      expect(run.stdout).toMatch(/is still being created: cancelling it again/);
+      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
   it('cancels an order found by the run reference whose cancel got no answer, once it reads cancelled', async () => {
     const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     let creates = 0;
@@ -425,7 +460,7 @@ describe('the verifier against third-party targets', () => {
         '2000',
       ]);
       expect(lostCancels).toBeGreaterThan(0);
-      expect(run.stdout).toMatch(/cancelled after a scan by reference/);
+      expect(run.stdout).toMatch(/unanswered at creation, settled by a scan for the run reference/);
       expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
       expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
       expect(existsSync(space.path('scan-unanswered/verify-ledger.jsonl'))).toBe(false);

@@ -99,7 +99,7 @@ export function failedWithoutBreak(report: RunReport): string | undefined {
 /** How an order's end reads in the summary, in the order the summary lists them. */
 const ENDINGS: Readonly<Record<Exclude<LedgerOutcome, 'not-created'>, string>> = {
   cancelled: 'cancelled',
-  'settled-by-reference': 'cancelled after a scan by reference',
+  'settled-by-reference': 'unanswered at creation, settled by a scan for the run reference',
   'creation-failed': 'failed creation at the vendor (nothing to cancel)',
   'not-found': 'never placed (404 past their creation window)',
   gone: 'gone with the embedded sample API',

@@ -131,14 +131,32 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   }
   const client = clients.client(entry.credential, entry.version);
   /** The order as it reads now, when it reads at all (its schema unchecked: only its status and id matter). */
+  /** Null when the target answered 404 (not created yet, or never); undefined when it gave no order. */
   const readOrder = () =>
-    client
-      .sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() })
-      .then((order) => order as { status?: unknown; id?: unknown } | undefined)
-      .catch(() => undefined);
+    client.sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() }).then(
+      (order) => order as { status?: unknown; id?: unknown } | undefined,
+      (failure: unknown) => (isHttpError(failure) && failure.status === 404 ? null : undefined),
+    );
   const readBack = async () => (await readOrder())?.status;
   const creationEnds = Date.parse(entry.deadline) || Date.now();
   const cancelEnds = deadline();
+  /**
+   * Waits `pause` before the cancel is sent again to an order not found, maybe still being
+   * created; the docs: still 404 past its window, it cannot be placed.
+   */
+  const stillCreating = async (pause: number): Promise<Ending | undefined> => {
+    if (Date.now() + pause > creationEnds) {
+      return { outcome: 'not-found', note: `still 404 past its creation deadline ${entry.deadline}` };
+    }
+    if (pause === 25) {
+      const left = Math.ceil((creationEnds - Date.now()) / 1000);
+      context.say(
+        `  order ${uuid} is still being created: cancelling it again until it can be (up to ${left} s)`,
+      );
+    }
+    const waited = await sleep(pause, true, { signal }).catch(() => false);
+    return waited ? undefined : 'not cancelled: the run was stopped while the order was still being created';
+  };
   // The docs cancel by the numeric id; by the uuid only while the id is unknown.
   let ref: string | number = entry.id ?? uuid;
   /** The cancel last sent was answered 404 by an order that then read open. */
@@ -161,12 +179,18 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       }
       if (unanswered(error, signal)) {
         // The cancel may have been done, or never have arrived: the order tells. One that still
-        // reads open is sent the cancel again, for as long as a cancel is retried.
-        const status = await readBack();
-        if (status === 'cancelled') {
+        // reads open is sent the cancel again while cancels are retried; one not found yet is
+        // still being created, as after a 404 to the cancel.
+        const order = await readOrder();
+        if (order?.status === 'cancelled') {
           return { outcome: 'cancelled', note: 'found cancelled; the cancel got no answer' };
         }
-        const again = status !== undefined && Date.now() + pause < cancelEnds;
+        if (order === null) {
+          const ended = await stillCreating(pause);
+          if (ended) return ended;
+          continue;
+        }
+        const again = order !== undefined && Date.now() + pause < cancelEnds;
         if (again && (await sleep(pause, true, { signal }).catch(() => false))) continue;
         return `not cancelled: ${message(error)}`;
       }
@@ -195,18 +219,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         return `the cancel answered 404 while the order reads with status ${JSON.stringify(order.status)}: ${error.message}`;
       }
     }
-    // Any other 404: the order may still be in its asynchronous creation; the docs: still 404
-    // past the window, it cannot be placed.
-    if (Date.now() + pause > creationEnds) {
-      return { outcome: 'not-found', note: `still 404 past its creation deadline ${entry.deadline}` };
-    }
-    if (pause === 25) {
-      const left = Math.ceil((creationEnds - Date.now()) / 1000);
-      context.say(
-        `  order ${uuid} is still being created: cancelling it again until it can be (up to ${left} s)`,
-      );
-    }
-    const waited = await sleep(pause, true, { signal }).catch(() => false);
-    if (!waited) return 'not cancelled: the run was stopped while the order was still being created';
+    // Any other 404: the order may still be in its asynchronous creation.
+    const ended = await stillCreating(pause);
+    if (ended) return ended;
   }
 }
