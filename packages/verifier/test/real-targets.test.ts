@@ -439,6 +439,35 @@ describe('the verifier against third-party targets', () => {
     }
   });
 
+  it('creates again an order to arrange when a create got no answer, and settles the lost one by the run reference', async () => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    let creates = 0;
+    // The first create is done, but its answer lost.
+    const counted = await front(api.origin, {
+      lose: ({ method, path }) =>
+        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
+    });
+    try {
+      const run = await verify('create-unanswered', counted.url, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
+      expect(run.code).toBe(0);
+      expect(run.report.teardown).toMatchObject({
+        open: 0,
+        problems: [],
+        ended: { 'settled-by-reference': 1 },
+      });
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  });
+
   it('cancels an order found by the run reference whose cancel got no answer, once it reads cancelled', async () => {
     const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     let creates = 0;

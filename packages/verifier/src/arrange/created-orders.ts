@@ -127,21 +127,36 @@ export function createdOrders(options: CreateOptions) {
       spec.after === 'in-production' || spec.after === 'shipped' || spec.after === 'completed';
     const origin = controlled ? clients.target.controlOrigin : undefined;
     if (controlled && !origin) throw notHere('no-control-surface');
-    const key = ledger.creating(clients.target, { credential: spec.credential, version, source }, origin);
     const body = orderBody(options.orderBodies, version, ledger.reference, spec.product);
+    let key = '';
     // Never aborted: a create the target may already have accepted must bring back its uuid. A 429
     // or 503 proves nothing was created: the client sends it again until the order's deadline.
-    const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || undefined;
-    const { uuid } = await client.send('createOrder', { body }, { deadline }).catch((error: unknown) => {
+    const send = () => {
+      key = ledger.creating(clients.target, { credential: spec.credential, version, source }, origin);
+      const deadline = Date.parse(ledger.get(key)?.deadline ?? '') || undefined;
+      return client.send('createOrder', { body }, { deadline });
+    };
+    // A create that got no answer is sent again as another order, up to `--retries` times: the
+    // teardown's scan by the run's reference settles each one lost, whether the target made it or not.
+    let unansweredCreates = 0;
+    const sendUntilAnswered = (): ReturnType<typeof send> =>
+      send().catch((error: unknown) => {
+        if (!unanswered(error, signal) || unansweredCreates >= clients.transport.retry.retries) throw error;
+        createFailed(ledger, key, error);
+        unansweredCreates++;
+        return sendUntilAnswered();
+      });
+    const { uuid } = await sendUntilAnswered().catch((error: unknown) => {
       throw createFailed(ledger, key, error);
     });
+    const lost = unansweredCreates > 0 ? `${unansweredCreates} create(s) got no answer, then ` : '';
     ledger.record('created', key, { uuid });
 
     if (spec.product === 'unknown') {
       const unknown = (what: string) => ({
         id: 0,
         uuid,
-        how: `created order ${uuid} for a product no vendor sells; ${what}`,
+        how: `${lost}created order ${uuid} for a product no vendor sells; ${what}`,
       });
       const waited = await wait(client, key, uuid);
       if (isOrderCreationFailedError(waited)) return unknown('its creation failed');
@@ -192,7 +207,7 @@ export function createdOrders(options: CreateOptions) {
         `${what}; an order still missing after 10 minutes cannot be placed: ${PLACEMENT_CAUSES}; a sample-data credential set may never make its orders readable`,
       );
     }
-    let how = `created test order ${order.id}`;
+    let how = `${lost}created test order ${order.id}`;
     if (spec.after === 'cancel') {
       const lost = await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal }).then(
         () => undefined,
@@ -220,7 +235,7 @@ export function createdOrders(options: CreateOptions) {
     }
     if (spec.expectStatus && order.status !== spec.expectStatus) {
       throw contradicted(
-        `order ${order.id} (${uuid}), ${how.replace(/^created test order \d+, ?/, '') || 'just created'}, reads back with status "${order.status}", not "${spec.expectStatus}"`,
+        `order ${order.id} (${uuid}), ${how.replace(/^.*?created test order \d+, ?/, '') || 'just created'}, reads back with status "${order.status}", not "${spec.expectStatus}"`,
       );
     }
     return { id: order.id, uuid: order.uuid ?? uuid, how };
