@@ -279,6 +279,13 @@ export function alterationOf(mutation: Mutation): Alteration {
             : undefined,
       };
     }
+    case 'lost-answer': {
+      let count = 0;
+      return {
+        lose: (request) =>
+          inScope(mutation, request) && ++count % mutation.every === 0 ? mutation.when : undefined,
+      };
+    }
     case 'latency':
       return {};
   }

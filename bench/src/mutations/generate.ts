@@ -22,10 +22,16 @@ export const HARMLESS_KINDS = [
   'byte-order-mark',
   'documented-null',
 ] as const;
+/**
+ * Answers the vendor never gave: the run may say "target unavailable" where a replayed
+ * interaction lost its answer (exit 3), but must not FAIL and must leave no order open.
+ */
+export const LOST_KINDS = ['lost-answer'] as const;
 export type MutationKind =
   | (typeof FIELD_KINDS)[number]
   | (typeof BEHAVIOUR_KINDS)[number]
-  | (typeof HARMLESS_KINDS)[number];
+  | (typeof HARMLESS_KINDS)[number]
+  | (typeof LOST_KINDS)[number];
 
 /** What a mutation applies to: one operation in one version, or every API request. */
 export interface MutationScope {
@@ -52,6 +58,7 @@ export type Mutation = {
   | { readonly kind: 'error-body'; readonly undocumented: Partial<Record<OperationName, readonly number[]>> }
   | { readonly kind: 'throttling'; readonly every: number; readonly retryAfterSeconds: number }
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
+  | { readonly kind: 'lost-answer'; readonly when: 'before' | 'after'; readonly every: number }
 );
 
 /** The content codings a vendor may apply to an answer the kit did not ask to be compressed. */
@@ -293,5 +300,19 @@ export function generateMutations(
       retryAfterSeconds: 1,
     },
   );
+  // Every operation of the table, a connection closed without an answer one request in 3: before
+  // the vendor got it, or after it did the work (an order created or cancelled all the same).
+  for (const operation of Object.keys(operations) as OperationName[]) {
+    for (const when of ['before', 'after'] as const) {
+      mutations.push({
+        name: `${operation}: one request in 3 loses its answer, ${when === 'before' ? 'never received' : 'after the vendor did it'}`,
+        kind: 'lost-answer',
+        harmful: false,
+        scope: { operation, version: 'any' },
+        when,
+        every: 3,
+      });
+    }
+  }
   return { fields, mutations, skipped };
 }

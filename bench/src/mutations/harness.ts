@@ -1,8 +1,9 @@
 import { access, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ApiVersion, ENV } from '@print-contracts/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ApiVersion, ENV, OrdersClient } from '@print-contracts/client';
 import { providerName } from '@print-contracts/client/kit';
-import { startSampleApi } from '@print-contracts/sample-api';
+import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
 import { captureIo, startAlteringProxy } from '@print-contracts/test-support';
 import {
   OTHER_SECRET_ENV,
@@ -36,7 +37,8 @@ export async function readPacts(dir: string): Promise<{ version: ApiVersion; doc
 /** The verifier takes an earlier run's report to name regressions (issue 21); today's may not yet. */
 export const verifierTakesBaseline = () => /--baseline\b/.test(VERIFY_USAGE);
 
-export type Outcome = 'caught' | 'missed' | 'green' | 'false alarm' | 'neither';
+/** `unavailable`: a mutation that loses answers met with "target unavailable", never FAILED. */
+export type Outcome = 'caught' | 'missed' | 'green' | 'false alarm' | 'unavailable' | 'neither';
 
 export interface MutationResult {
   readonly name: string;
@@ -47,15 +49,19 @@ export interface MutationResult {
   readonly totals: RunReport['totals'] | undefined;
   /** Interactions whose verdict differs from the unaltered stand-in's: `v2 a request …: verified → not-verifiable`. */
   readonly changed: readonly string[];
-  /** The run's ledger still lists an order it created and did not settle. */
+  /** The sample API holds open an order the run created: the vendor's word, not the kit's. */
   readonly leftOpen: boolean;
+  /** The run's ledger still lists an order it did not settle (the kit's word). */
+  readonly ledgerKept: boolean;
   readonly seconds: number;
 }
 
 export interface StandInRun {
   readonly exitCode: number;
+  /** Orders open at the sample API after the run that were not before it (read past the proxy). */
+  readonly leftOpen: number;
   /** Settling removes a ledger once every order in it is crossed off: one still there holds an open order. */
-  readonly leftOpen: boolean;
+  readonly ledgerKept: boolean;
   readonly report: RunReport | undefined;
   readonly reportFile: string;
 }
@@ -73,6 +79,8 @@ export interface HarnessOptions {
 }
 
 let runs = 0;
+/** How long the stand-in takes to process an order (the sample API's default). */
+const PROCESSING_MS = 50;
 
 /**
  * `pnpm verify --base-url … --mode sample --control` in-process against a fresh sample API
@@ -85,8 +93,10 @@ export async function verifyStandIn(
 ): Promise<StandInRun> {
   const api = await startSampleApi({
     control: true,
+    processingDelayMs: PROCESSING_MS,
     ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: mutation.latencyMs }] } : {}),
   });
+  const openBefore = new Set(await openOrders(api));
   const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation) : {});
   const dir = join(options.work, `run-${++runs}`);
   await mkdir(dir, { recursive: true });
@@ -117,15 +127,34 @@ export async function verifyStandIn(
       (text) => JSON.parse(text) as RunReport,
       () => undefined,
     );
-    const leftOpen = await access(join(dir, 'ledger.jsonl')).then(
+    const ledgerKept = await access(join(dir, 'ledger.jsonl')).then(
       () => true,
       () => false,
     );
-    return { exitCode, leftOpen, report, reportFile };
+    // An order lists once processed: one the run created at its very end is counted too.
+    await sleep(2 * PROCESSING_MS);
+    const leftOpen = (await openOrders(api)).filter((order) => !openBefore.has(order)).length;
+    return { exitCode, leftOpen, ledgerKept, report, reportFile };
   } finally {
     await proxy.close();
     await api.close();
   }
+}
+
+/** `user:id` of every order each credential set of the sample API holds open. */
+async function openOrders(api: SampleApi): Promise<string[]> {
+  const open: string[] = [];
+  for (const credentials of api.credentials) {
+    const client = new OrdersClient({ baseUrl: api.url, ...credentials, apiVersion: 'v2' });
+    try {
+      for await (const order of client.listAllOrders()) {
+        if (order.status !== 'cancelled') open.push(`${credentials.userId}:${order.id}`);
+      }
+    } finally {
+      await client.close();
+    }
+  }
+  return open;
 }
 
 const verdicts = (report: RunReport | undefined) =>
@@ -139,10 +168,22 @@ export function changedVerdicts(before: RunReport | undefined, after: RunReport 
     .map(([key, verdict]) => `${key}: ${was.get(key) ?? 'absent'} → ${verdict}`);
 }
 
-/** Caught is exit 1 (a broken contract, or a regression against the baseline); green is exit 0. */
-export function outcomeOf(harmful: boolean, exitCode: number): Outcome {
-  if (exitCode === 1) return harmful ? 'caught' : 'false alarm';
-  if (exitCode === 0) return harmful ? 'missed' : 'green';
+/**
+ * Caught is exit 1 (a broken contract, or a regression against the baseline); green is exit 0.
+ * A mutation that loses answers is judged by the verdicts: target unavailable is honest for a
+ * replay whose answer never came (exit 3, or 1 as a regression against the baseline), FAILED is not.
+ */
+export function outcomeOf(
+  mutation: Pick<Mutation, 'harmful' | 'kind'>,
+  exitCode: number,
+  totals?: RunReport['totals'],
+): Outcome {
+  if (mutation.kind === 'lost-answer' && totals) {
+    if (totals.failed > 0) return 'false alarm';
+    if (totals.targetUnavailable > 0) return 'unavailable';
+  }
+  if (exitCode === 1) return mutation.harmful ? 'caught' : 'false alarm';
+  if (exitCode === 0) return mutation.harmful ? 'missed' : 'green';
   return 'neither';
 }
 
@@ -179,11 +220,12 @@ export async function runMutations(
         name: mutation.name,
         kind: mutation.kind,
         harmful: mutation.harmful,
-        outcome: outcomeOf(mutation.harmful, run.exitCode),
+        outcome: outcomeOf(mutation, run.exitCode, run.report?.totals),
         exitCode: run.exitCode,
         totals: run.report?.totals,
         changed: changedVerdicts(reference?.report, run.report),
-        leftOpen: run.leftOpen,
+        leftOpen: run.leftOpen > 0,
+        ledgerKept: run.ledgerKept,
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };
       results[index] = result;

@@ -19,23 +19,28 @@ export interface MutationSummary {
 const percent = (part: number, whole: number) =>
   whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)} %`;
 
-/** The figures: catch rate over the harmful mutations, false-alarm rate over the harmless ones. */
+/** The figures: catch rate over the harmful mutations, false-alarm rate over the harmless ones (lost answers apart). */
 export function figures(results: readonly MutationResult[]) {
   const harmful = results.filter((result) => result.harmful);
-  const harmless = results.filter((result) => !result.harmful);
+  const lost = results.filter((result) => result.kind === 'lost-answer');
+  const harmless = results.filter((result) => !result.harmful && result.kind !== 'lost-answer');
   const count = (outcome: MutationResult['outcome']) =>
     results.filter((result) => result.outcome === outcome);
+  const falseAlarms = harmless.filter((result) => result.outcome === 'false alarm');
   return {
     harmful: harmful.length,
     harmless: harmless.length,
     caught: count('caught'),
     missed: count('missed'),
     green: count('green'),
-    falseAlarms: count('false alarm'),
+    falseAlarms,
     neither: count('neither'),
+    lost,
+    unavailable: count('unavailable'),
     leftOpen: results.filter((result) => result.leftOpen),
+    ledgerKept: results.filter((result) => result.ledgerKept),
     catchRate: percent(count('caught').length, harmful.length),
-    falseAlarmRate: percent(count('false alarm').length, harmless.length),
+    falseAlarmRate: percent(falseAlarms.length, harmless.length),
   };
 }
 
@@ -44,10 +49,15 @@ const why = (result: MutationResult) =>
     ? `; vs the unaltered stand-in: ${result.changed.slice(0, 3).join('; ')}${result.changed.length > 3 ? ` (+${result.changed.length - 3})` : ''}`
     : '';
 
+const names = (results: readonly MutationResult[]) =>
+  `${results.length}${results.length ? `: ${results.map((result) => result.name).join('; ')}` : ''}`;
+
 /** The Markdown section of RESULTS.md, markers included. */
 export function renderSection(summary: MutationSummary): string {
   const f = figures(summary.results);
   const line = (result: MutationResult) => `- ${result.name} (exit ${result.exitCode}${why(result)})`;
+  const lostBy = (outcome: MutationResult['outcome']) =>
+    f.lost.filter((result) => result.outcome === outcome).length;
   const lines = [
     SECTION_START,
     '## Mutation harness',
@@ -55,6 +65,8 @@ export function renderSection(summary: MutationSummary): string {
     `Written by \`pnpm bench --mutations\` (bench/src/mutations/) on ${summary.date}: ${summary.results.length} mutations,`,
     `each verified in-process (\`--base-url … --mode sample --control\`) against a fresh sample API behind an altering proxy,`,
     `${summary.concurrency} at a time, in ${Math.round(summary.seconds)} s. Caught: exit 1; green: exit 0; an exit 2 or 3 is neither.`,
+    'A mutation that loses answers is judged by its verdicts: "target unavailable" is honest for a replay whose answer',
+    'never came (exit 3, or 1 as a regression against the baseline); a FAILED verdict is a false alarm.',
     summary.baseline
       ? "Each run took the unaltered stand-in's report as its `--baseline`."
       : 'The verifier took no `--baseline` yet: caught means FAILED only.',
@@ -69,8 +81,10 @@ export function renderSection(summary: MutationSummary): string {
     '|---|---|',
     `| harmful mutations caught (catch rate) | ${f.caught.length} of ${f.harmful} (${f.catchRate}) |`,
     `| harmless changes that failed the run (false-alarm rate) | ${f.falseAlarms.length} of ${f.harmless} (${f.falseAlarmRate}) |`,
+    `| runs that lost answers: green, unavailable, FAILED (false alarm) | ${lostBy('green')}, ${lostBy('unavailable')}, ${lostBy('false alarm')} of ${f.lost.length} |`,
     `| runs that ended 2 or 3 (neither) | ${f.neither.length} |`,
-    `| runs that left an order they created open (ledger not settled) | ${f.leftOpen.length}${f.leftOpen.length ? `: ${f.leftOpen.map((result) => result.name).join('; ')}` : ''} |`,
+    `| runs that left an order they created open at the sample API | ${names(f.leftOpen)} |`,
+    `| runs whose ledger kept an order it did not settle | ${names(f.ledgerKept)} |`,
     '',
     `### Missed (${f.missed.length})`,
     '',
@@ -79,6 +93,10 @@ export function renderSection(summary: MutationSummary): string {
     `### False alarms (${f.falseAlarms.length})`,
     '',
     ...(f.falseAlarms.length ? f.falseAlarms.map(line) : ['None.']),
+    '',
+    `### Answers lost (${f.lost.length}): none may fail the run or leave an order open`,
+    '',
+    ...f.lost.map(line),
     '',
     `### Neither caught nor green: exit 2 or 3 (${f.neither.length})`,
     '',
