@@ -209,7 +209,7 @@ export function createdOrders(options: CreateOptions) {
     }
     let how = `${lost}created test order ${order.id}`;
     if (spec.after === 'cancel') {
-      const lost = await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal }).then(
+      const cancelLost = await client.cancelOrder(uuid, 'Arranged by the contract verifier', { signal }).then(
         () => undefined,
         (error: unknown) => {
           if (unanswered(error, signal)) return error;
@@ -218,7 +218,7 @@ export function createdOrders(options: CreateOptions) {
       );
       order = await client.getOrder(uuid, { signal });
       // A cancel that got no answer reached the state only if the order reads cancelled.
-      if (lost && order.status !== 'cancelled') throw lost;
+      if (cancelLost && order.status !== 'cancelled') throw cancelLost;
       // Crossed off only once it reads cancelled: else teardown cancels it again.
       if (order.status === 'cancelled') ledger.record('closed', key, { outcome: 'cancelled' });
       how += ', then cancelled it';

@@ -130,8 +130,10 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     return { outcome: 'cancelled', note: 'through the control surface' };
   }
   const client = clients.client(entry.credential, entry.version);
-  /** The order as it reads now, when it reads at all (its schema unchecked: only its status and id matter). */
-  /** Null when the target answered 404 (not created yet, or never); undefined when it gave no order. */
+  /**
+   * The order as it reads now (its schema unchecked: only its status and id matter); null when the
+   * target answered 404 (not created yet, or never), undefined when it gave no order.
+   */
   const readOrder = () =>
     client.sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() }).then(
       (order) => order as { status?: unknown; id?: unknown } | undefined,
