@@ -53,6 +53,28 @@ describe('the verifier against third-party targets', () => {
     return { code, report, verdict, stdout: output.stdout(), stderr: output.stderr() };
   };
 
+  /** The sample API (orders processed in 20 ms, none seeded) behind a front with `hooks`, for `use`; both closed after. */
+  const behindFront = async (
+    hooks: Parameters<typeof front>[1],
+    use: (url: string, api: SampleApi) => Promise<void>,
+  ) => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const counted = await front(api.origin, hooks);
+    try {
+      await use(counted.url, api);
+    } finally {
+      await counted.close();
+      await api.close();
+    }
+  };
+
+  /** Every order run `name` created reads cancelled at `api`, its teardown saw no problem, its ledger is gone. */
+  const expectSettled = async (run: Awaited<ReturnType<typeof verify>>, api: SampleApi, name: string) => {
+    expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
+    expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+    expect(existsSync(space.path(`${name}/verify-ledger.jsonl`))).toBe(false);
+  };
+
   describe('a sample-data set whose created orders never become readable, but which lists sample orders', () => {
     // The bound on the one wait for orders being created, and the pause between polls.
     const BOUND_MS = 6_000;
@@ -355,9 +377,7 @@ describe('the verifier against third-party targets', () => {
         '5000',
       ]);
       expect(refused.size).toBeGreaterThan(0);
-      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
-      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
-      expect(existsSync(space.path('cancel-again/verify-ledger.jsonl'))).toBe(false);
+      await expectSettled(run, api, 'cancel-again');
     } finally {
       await proxy.close();
       await api.close();
@@ -367,136 +387,117 @@ describe('the verifier against third-party targets', () => {
   it('reads back an order whose cancel got no answer: crossed off once it reads cancelled, cancelled again while open', async () => {
     // Found by a front that lost answers: a cancel whose answer never came left the order open in
     // the ledger, whether the vendor had done it or never received it.
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     const cancels = new Map<string, number>();
     const lost = { arranging: 0, before: 0, after: 0 };
-    const counted = await front(api.origin, {
-      lose: ({ method, path, body }) => {
-        const losing = (kind: keyof typeof lost, when: 'before' | 'after') => {
-          lost[kind]++;
-          return when;
-        };
-        if (method !== 'DELETE') return undefined;
-        // The arranger's cancel of a "cancelled" state: done, but its answer lost.
-        if (body.includes('Arranged by the contract verifier')) return losing('arranging', 'after');
-        if (!body.includes('Cleanup by the contract verifier')) return undefined;
-        // Each teardown cancel: never received the first time, done without an answer the second.
-        const sent = (cancels.get(path) ?? 0) + 1;
-        cancels.set(path, sent);
-        if (sent === 1) return losing('before', 'before');
-        return sent === 2 ? losing('after', 'after') : undefined;
+    await behindFront(
+      {
+        lose: ({ method, path, body }) => {
+          const losing = (kind: keyof typeof lost, when: 'before' | 'after') => {
+            lost[kind]++;
+            return when;
+          };
+          if (method !== 'DELETE') return undefined;
+          // The arranger's cancel of a "cancelled" state: done, but its answer lost.
+          if (body.includes('Arranged by the contract verifier')) return losing('arranging', 'after');
+          if (!body.includes('Cleanup by the contract verifier')) return undefined;
+          // Each teardown cancel: never received the first time, done without an answer the second.
+          const sent = (cancels.get(path) ?? 0) + 1;
+          cancels.set(path, sent);
+          if (sent === 1) return losing('before', 'before');
+          return sent === 2 ? losing('after', 'after') : undefined;
+        },
       },
-    });
-    try {
-      const run = await verify('cancel-unanswered', counted.url, CONTRACTS, ['--control']);
-      expect(lost.arranging).toBeGreaterThan(0);
-      // Orders the replay cancelled read cancelled after the first loss: no second cancel.
-      expect(lost.after).toBeGreaterThan(0);
-      expect(lost.after).toBeLessThan(lost.before);
-      expect(run.verdict('v2', 'a request for the orders with status cancelled')?.verdict).toBe('verified');
-      expect(run.code).toBe(0);
-      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
-      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
-      expect(existsSync(space.path('cancel-unanswered/verify-ledger.jsonl'))).toBe(false);
-    } finally {
-      await counted.close();
-      await api.close();
-    }
+      async (url, api) => {
+        const run = await verify('cancel-unanswered', url, CONTRACTS, ['--control']);
+        expect(lost.arranging).toBeGreaterThan(0);
+        // Orders the replay cancelled read cancelled after the first loss: no second cancel.
+        expect(lost.after).toBeGreaterThan(0);
+        expect(lost.after).toBeLessThan(lost.before);
+        expect(run.verdict('v2', 'a request for the orders with status cancelled')?.verdict).toBe('verified');
+        expect(run.code).toBe(0);
+        await expectSettled(run, api, 'cancel-unanswered');
+      },
+    );
   });
 
   it('cancels again an order not found after its cancel got no answer, as one still being created', async () => {
     // Found by the mutation harness: a cancel met an order at the end of its creation, its
     // answer was lost, and the order, read back, was not found yet either.
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     const lost = new Set<string>();
     const readAfterLoss = new Set<string>();
-    const counted = await front(api.origin, {
-      lose: ({ method, path, body }) => {
-        if (method !== 'DELETE' || !body.includes('Cleanup by the contract verifier') || lost.has(path)) {
-          return undefined;
-        }
-        lost.add(path);
-        return 'before';
+    await behindFront(
+      {
+        lose: ({ method, path, body }) => {
+          if (method !== 'DELETE' || !body.includes('Cleanup by the contract verifier') || lost.has(path)) {
+            return undefined;
+          }
+          lost.add(path);
+          return 'before';
+        },
+        // The first read after the lost cancel: not found yet.
+        answer: ({ method, path }) => {
+          if (method !== 'GET' || !lost.has(path) || readAfterLoss.has(path)) return undefined;
+          readAfterLoss.add(path);
+          return { status: 404, body: { message: 'Order not found' } };
+        },
       },
-      // The first read after the lost cancel: not found yet.
-      answer: ({ method, path }) => {
-        if (method !== 'GET' || !lost.has(path) || readAfterLoss.has(path)) return undefined;
-        readAfterLoss.add(path);
-        return { status: 404, body: { message: 'Order not found' } };
+      async (url, api) => {
+        const run = await verify('creating-unanswered', url, space.path('fixture-pacts'), ['--control']);
+        expect(readAfterLoss.size).toBeGreaterThan(0);
+        expect(run.stdout).toMatch(/is still being created: cancelling it again/);
+        await expectSettled(run, api, 'creating-unanswered');
       },
-    });
-    try {
-      const run = await verify('creating-unanswered', counted.url, space.path('fixture-pacts'), [
-        '--control',
-      ]);
-      expect(readAfterLoss.size).toBeGreaterThan(0);
-      expect(run.stdout).toMatch(/is still being created: cancelling it again/);
-      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
-      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
-    } finally {
-      await counted.close();
-      await api.close();
-    }
+    );
   });
 
   it('creates again an order to arrange when a create got no answer, and settles the lost one by the run reference', async () => {
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     let creates = 0;
     // The first create is done, but its answer lost.
-    const counted = await front(api.origin, {
-      lose: ({ method, path }) =>
-        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
-    });
-    try {
-      const run = await verify('create-unanswered', counted.url, space.path('fixture-pacts'), [
-        '--control',
-        '--creation-timeout',
-        '2000',
-      ]);
-      expect(run.stderr).toBe('');
-      expect(run.report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
-      expect(run.code).toBe(0);
-      expect(run.report.teardown).toMatchObject({
-        open: 0,
-        problems: [],
-        ended: { 'settled-by-reference': 1 },
-      });
-      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
-    } finally {
-      await counted.close();
-      await api.close();
-    }
+    await behindFront(
+      {
+        lose: ({ method, path }) =>
+          method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
+      },
+      async (url, api) => {
+        const run = await verify('create-unanswered', url, space.path('fixture-pacts'), [
+          '--control',
+          '--creation-timeout',
+          '2000',
+        ]);
+        expect(run.stderr).toBe('');
+        expect(run.report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
+        expect(run.code).toBe(0);
+        expect(run.report.teardown.ended['settled-by-reference']).toBe(1);
+        await expectSettled(run, api, 'create-unanswered');
+      },
+    );
   });
 
   it('cancels an order found by the run reference whose cancel got no answer, once it reads cancelled', async () => {
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     let creates = 0;
     let lostCancels = 0;
-    const counted = await front(api.origin, {
-      // The first create is done but its answer lost: only the scan by reference finds the order.
-      // Every cancel by a numeric id is done but its answer lost too.
-      lose: ({ method, path }) => {
-        if (method === 'POST' && path === '/api/orders' && ++creates === 1) return 'after';
-        if (method !== 'DELETE' || !/^\/api\/orders\/\d+$/.test(path)) return undefined;
-        lostCancels++;
-        return 'after';
+    await behindFront(
+      {
+        // The first create is done but its answer lost: only the scan by reference finds the order.
+        // Every cancel by a numeric id is done but its answer lost too.
+        lose: ({ method, path }) => {
+          if (method === 'POST' && path === '/api/orders' && ++creates === 1) return 'after';
+          if (method !== 'DELETE' || !/^\/api\/orders\/\d+$/.test(path)) return undefined;
+          lostCancels++;
+          return 'after';
+        },
       },
-    });
-    try {
-      const run = await verify('scan-unanswered', counted.url, space.path('fixture-pacts'), [
-        '--control',
-        '--creation-timeout',
-        '2000',
-      ]);
-      expect(lostCancels).toBeGreaterThan(0);
-      expect(run.stdout).toMatch(/unanswered at creation, settled by a scan for the run reference/);
-      expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
-      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
-      expect(existsSync(space.path('scan-unanswered/verify-ledger.jsonl'))).toBe(false);
-    } finally {
-      await counted.close();
-      await api.close();
-    }
+      async (url, api) => {
+        const run = await verify('scan-unanswered', url, space.path('fixture-pacts'), [
+          '--control',
+          '--creation-timeout',
+          '2000',
+        ]);
+        expect(lostCancels).toBeGreaterThan(0);
+        expect(run.stdout).toMatch(/unanswered at creation, settled by a scan for the run reference/);
+        await expectSettled(run, api, 'scan-unanswered');
+      },
+    );
   });
 
   it('reports a create answered without a uuid as FAILED while arranging, never as a target that gave no answer', async () => {
