@@ -24,7 +24,8 @@ export const HARMLESS_KINDS = [
 ] as const;
 /**
  * Answers the vendor never gave: the run may say "target unavailable" where a replayed
- * interaction lost its answer (exit 3), but must not FAIL and must leave no order open.
+ * interaction lost its answer (exit 3, or 1 as a regression against a baseline), but must not
+ * FAIL an interaction and must leave no order open.
  */
 export const LOST_KINDS = ['lost-answer'] as const;
 export type MutationKind =
