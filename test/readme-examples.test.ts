@@ -285,6 +285,7 @@ describe('the client README', () => {
       'dispatcher',
       'validateRequests',
       'headers',
+      'followRedirects',
     ];
     expect(options.filter((option) => !section.includes(`${option}:`))).toEqual([]);
   });

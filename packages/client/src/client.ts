@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { HttpError } from './errors/http-error.js';
+import { HttpError, isRedirect } from './errors/http-error.js';
 import { type FieldIssue, toFieldIssues } from './errors/issues.js';
 import { OrderCreationFailedError } from './errors/order-creation-failed-error.js';
 import { OrderWaitTimeoutError } from './errors/order-wait-timeout-error.js';
@@ -311,20 +311,35 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
   async #once(method: HttpMethod, path: string, body: string | undefined, signal: AbortSignal | undefined) {
     const headers =
       body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' };
-    const response = await this.#dispatcher.request({
-      origin: this.#options.origin,
-      path,
-      method,
-      headers,
-      body,
-      signal,
-      headersTimeout: this.#options.timeoutMs,
-      bodyTimeout: this.#options.timeoutMs,
-    });
+    let response: Dispatcher.ResponseData;
+    for (let at = path, hops = 0; ; hops++) {
+      response = await this.#dispatcher.request({
+        origin: this.#options.origin,
+        path: at,
+        method,
+        headers,
+        body,
+        signal,
+        headersTimeout: this.#options.timeoutMs,
+        bodyTimeout: this.#options.timeoutMs,
+      });
+      const next = hops < this.#options.followRedirects ? this.#redirected(method, at, response) : undefined;
+      if (next === undefined) break;
+      await response.body.dump();
+      at = next;
+    }
     const raw = await readBody(response.body, this.#options.timeoutMs);
     // As undici's `text()`: UTF-8, a byte order mark dropped (also where the coding did not decode).
     const text = new TextDecoder().decode(decodeContent(raw, response.headers['content-encoding']) ?? raw);
     return { status: response.statusCode, headers: response.headers, text };
+  }
+
+  /** Where a redirect the client follows points (path and query), or undefined. */
+  #redirected(method: HttpMethod, at: string, { statusCode, headers }: Dispatcher.ResponseData) {
+    const location = [headers.location].flat()[0];
+    if (!isRedirect(statusCode) || !location || (statusCode === 303 && method !== 'GET')) return undefined;
+    const url = URL.parse(location, `${this.#options.origin}${at}`);
+    return url?.origin === this.#options.origin ? `${url.pathname}${url.search}` : undefined;
   }
 
   /**
@@ -381,6 +396,9 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       vendorMessage: vendorMessageOf(body),
       body,
       retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
+      location: isRedirect(response.status)
+        ? redact([response.headers.location].flat()[0] ?? '', [this.#options.secret]) || undefined
+        : undefined,
     });
   }
 }

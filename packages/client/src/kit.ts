@@ -10,6 +10,7 @@ export * from './contract/participants.js';
 export * from './contract/placeholders.js';
 export * from './contract/provider-states.js';
 export * from './contract/state-change.js';
+export { isRedirect } from './errors/http-error.js';
 export { withoutUserInfo } from './options.js';
 export { decodeContent, MAX_ANSWER_BYTES, readBody } from './read-body.js';
 export * from './redact.js';

@@ -29,6 +29,12 @@ export interface OrdersClientOptions<V extends ApiVersion = ApiVersion> {
   /** Validate bodies and queries before sending (default true). */
   validateRequests?: boolean;
   /**
+   * Redirects followed, at most this many per request, on the base URL's own origin only (the
+   * credentials go with them), the method and body kept: 301, 302, 307 and 308, and a 303 for a
+   * read. Default 0: a redirect is an `HttpError` that says where it points.
+   */
+  followRedirects?: number;
+  /**
    * Extra headers for every request, e.g. a tracing id or the Pact stub server's provider-state
    * header. The credential and version headers always win over these.
    */
@@ -90,6 +96,10 @@ export function resolveOptions<V extends ApiVersion>(options: OrdersClientOption
       `retry.budgetMs must be a number of milliseconds ≥ 0, got ${retry.budgetMs}`,
     );
   }
+  const followRedirects = options.followRedirects ?? 0;
+  if (!Number.isInteger(followRedirects) || followRedirects < 0) {
+    throw new ConfigurationError(`followRedirects must be a whole number ≥ 0, got ${followRedirects}`);
+  }
   const versionHeader = options.versionHeader ?? DEFAULT_VERSION_HEADER;
   if (versionHeader && (!versionHeader.name || !versionHeader.template.includes('{version}'))) {
     throw new ConfigurationError('versionHeader needs a name and a template containing {version}');
@@ -104,6 +114,7 @@ export function resolveOptions<V extends ApiVersion>(options: OrdersClientOption
     timeoutMs,
     retry,
     validateRequests: options.validateRequests ?? true,
+    followRedirects,
     headers: options.headers ?? {},
     onRetry: options.onRetry,
   };

@@ -7,7 +7,13 @@ import {
   startDocsStandIn,
   startSampleApi,
 } from '@print-contracts/sample-api';
-import { captureIo, editJson, startAlteringProxy, workspace } from '@print-contracts/test-support';
+import {
+  captureIo,
+  editJson,
+  type ProxiedRequest,
+  startAlteringProxy,
+  workspace,
+} from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES, type RunReport, runVerify } from '../src/index.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
@@ -496,6 +502,90 @@ describe('the verifier against third-party targets', () => {
         expect(lostCancels).toBeGreaterThan(0);
         expect(run.stdout).toMatch(/unanswered at creation, settled by a scan for the run reference/);
         await expectSettled(run, api, 'scan-unanswered');
+      },
+    );
+  });
+
+  /**
+   * The sample API behind a vendor that moved `moved` requests to `/api/moved/…` with a 308, and
+   * serves them there; `there` counts each request that followed, by method and body.
+   */
+  const behindRedirect = async (
+    moved: (request: ProxiedRequest) => boolean,
+    use: (url: string, api: SampleApi, there: ProxiedRequest[]) => Promise<void>,
+  ) => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const there: ProxiedRequest[] = [];
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) => {
+        if (request.path.startsWith('/api/moved/')) {
+          there.push(request);
+          return { ...request, path: request.path.replace('/api/moved/', '/api/') };
+        }
+        if (!request.path.startsWith('/api/') || !moved(request)) return undefined;
+        const location = request.path.replace('/api/', '/api/moved/');
+        return { reply: { status: 308, headers: { location }, body: Buffer.alloc(0) } };
+      },
+    });
+    try {
+      await use(`${proxy.origin}/api`, api, there);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  };
+
+  it('fails every interaction of a vendor that moved its API behind a redirect, and follows none of them', async () => {
+    // Found by a redirecting front: Pact's verifier followed each 308 itself, past the proxy, so
+    // the replay's creates reached the moved path unledgered, and 6 orders were left open.
+    await behindRedirect(
+      () => true,
+      async (url, api, there) => {
+        const run = await verify('moved-api', url, CONTRACTS, ['--control']);
+        expect(run.code).toBe(1);
+        expect(run.report.totals).toMatchObject({ failed: 57, verified: 0, notVerifiable: 0 });
+        expect(run.verdict('v2', 'a request to create an order')?.reason).toMatch(
+          /^the target answered 308, a redirect to \/api\/moved\/orders, which the client does not follow: status:/,
+        );
+        expect(run.verdict('v1', 'a request for an order by its uuid')?.reason).toMatch(
+          /the target redirected a request the vendor documents: .*a redirect to \/api\/moved\/orders/,
+        );
+        expect(there).toEqual([]);
+        expect(await ordersOf(api)).toEqual([]);
+      },
+    );
+  });
+
+  it('fails the cancels of a vendor that moved its cancel, and settles through the redirect on its own origin', async () => {
+    await behindRedirect(
+      (request) => request.method === 'DELETE',
+      async (url, api, there) => {
+        const run = await verify('moved-cancel', url, CONTRACTS, ['--control']);
+        expect(run.code).toBe(1);
+        expect(run.verdict('v2', 'a request to cancel an order with a reason')).toMatchObject({
+          verdict: 'failed',
+          reason: expect.stringMatching(
+            /a redirect to \/api\/moved\/orders\/\d+, which the client does not follow/,
+          ),
+        });
+        expect(run.verdict('v2', 'a request for the first page of orders')?.verdict).toBe('verified');
+        // Only the teardown followed, each cancel to the moved path.
+        expect(there.length).toBeGreaterThan(0);
+        expect(
+          there.every(
+            ({ method, body }) =>
+              method === 'DELETE' && /Cleanup by the contract verifier/.test(String(body)),
+          ),
+        ).toBe(true);
+        // The HAR says where each redirect pointed.
+        const har = JSON.parse(readFileSync(space.path(`moved-cancel/${REPORT_FILES.har}`), 'utf8')) as {
+          log: { entries: { response: { status: number; redirectURL: string } }[] };
+        };
+        const redirects = har.log.entries.filter(({ response }) => response.status === 308);
+        expect(redirects.length).toBeGreaterThan(0);
+        for (const { response } of redirects)
+          expect(response.redirectURL).toMatch(/^\/api\/moved\/orders\/\w/);
+        await expectSettled(run, api, 'moved-cancel');
       },
     );
   });

@@ -15,6 +15,7 @@ import {
   type OrderWaitTimeoutError,
   UNKNOWN_PRODUCT,
 } from '@print-contracts/client';
+import { isRedirect } from '@print-contracts/client/kit';
 import { ArrangeError } from '../errors/index.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { OrderBodies, VerifyOptions } from '../options/verify-options.js';
@@ -291,6 +292,8 @@ function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError
   const notCreated = (note: string) => ledger.record('closed', key, { outcome: 'not-created', note });
   if (isHttpError(error)) {
     notCreated(`status ${error.status}`);
+    // A redirect is no judgement of the order's body: the documented request moved.
+    if (isRedirect(error.status)) return toArrangeError(error);
     const refused = `the target refused to create the order (${message})`;
     return error.status === 429 || error.status === 503
       ? new ArrangeError('target-unavailable', `${refused} after the retries`)

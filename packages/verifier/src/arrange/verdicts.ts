@@ -4,6 +4,7 @@ import {
   isResponseValidationError,
   isTransportError,
 } from '@print-contracts/client';
+import { isRedirect } from '@print-contracts/client/kit';
 import { ArrangeError, isArrangeError } from '../errors/index.js';
 import { type NotVerifiableCode, notVerifiableReason } from '../plan/not-verifiable.js';
 
@@ -33,6 +34,10 @@ export function toArrangeError(error: unknown): ArrangeError {
   if (isTransportError(error) || (isHttpError(error) && !isRefusal(error))) {
     return new ArrangeError('target-unavailable', message, { cause: error });
   }
-  const what = isRefusal(error) ? 'the target refused a request the vendor documents' : 'arranging broke';
+  const what = !isRefusal(error)
+    ? 'arranging broke'
+    : isRedirect(error.status)
+      ? 'the target redirected a request the vendor documents'
+      : 'the target refused a request the vendor documents';
   return new ArrangeError('failed', `${what}: ${message}`, { cause: error });
 }

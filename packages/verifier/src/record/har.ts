@@ -89,7 +89,7 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
           mimeType: answer ? mimeOf(responseHeaders) : 'x-unknown',
           ...(responseSize > 0 ? content : {}),
         },
-        redirectURL: '',
+        redirectURL: clean([answer?.headers.location ?? ''].flat()[0] ?? ''),
         headersSize: -1,
         bodySize: answer ? answer.bodySize : -1,
       },

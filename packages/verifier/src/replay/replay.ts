@@ -210,7 +210,11 @@ function settled(
   }
   if (typeof judged === 'string') return { ...base, verdict: 'failed', reason: judged };
   if (judged.passed) return { ...base, verdict: 'verified', reason: undefined };
-  const reason = judged.mismatches[0] ?? 'Pact reported a failure';
+  const redirected = exchanges.find((exchange) => exchange.redirect !== undefined);
+  const mismatch = judged.mismatches[0] ?? 'Pact reported a failure';
+  const reason = redirected
+    ? `the target answered ${redirected.status}, a redirect to ${redirected.redirect}, which the client does not follow: ${mismatch}`
+    : mismatch;
   return { ...base, verdict: 'failed', reason, mismatches: judged.mismatches };
 }
 

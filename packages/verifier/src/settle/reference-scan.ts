@@ -51,7 +51,7 @@ async function scan(
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
 ): Promise<void> {
   const [{ reference, credential, version }] = entries;
-  const client = clients.client(credential, version);
+  const client = clients.settling(credential, version);
   const wait = Math.max(...entries.map((entry) => Date.parse(entry.deadline) || 0)) - Date.now();
   if (wait > 0) {
     say(`  waiting ${Math.ceil(wait / 1000)} s, until every create of the run has had its creation window…`);

@@ -129,7 +129,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     });
     return { outcome: 'cancelled', note: 'through the control surface' };
   }
-  const client = clients.client(entry.credential, entry.version);
+  const client = clients.settling(entry.credential, entry.version);
   /**
    * The order as it reads now (its schema unchecked: only its status and id matter); null when the
    * target answered 404 (not created yet, or never), undefined when it gave no order.

@@ -4,6 +4,9 @@ import { ExchangeRecorder } from '../record/recorder.js';
 import type { CredentialRole, Target } from './target.js';
 import type { Transport } from './transport.js';
 
+/** Redirects a settling request follows, on the target's origin only. */
+const SETTLE_REDIRECTS = 3;
+
 /**
  * Orders clients per credential set and API version, sharing one connection pool and the run's
  * retry policy with the replay proxy: arranging, teardown and cleanup all use the target's public
@@ -33,7 +36,19 @@ export class TargetClients {
   }
 
   client(role: CredentialRole, version: ApiVersion): OrdersClient<ApiVersion> {
-    const key = `${role}:${version}`;
+    return this.#client(role, version, 0);
+  }
+
+  /**
+   * The client that cancels what the run created: it follows a redirect on the target's origin,
+   * which a verdict never does, so that a vendor that moved its cancel still has it done.
+   */
+  settling(role: CredentialRole, version: ApiVersion): OrdersClient<ApiVersion> {
+    return this.#client(role, version, SETTLE_REDIRECTS);
+  }
+
+  #client(role: CredentialRole, version: ApiVersion, followRedirects: number): OrdersClient<ApiVersion> {
+    const key = `${role}:${version}:${followRedirects}`;
     let client = this.#clients.get(key);
     if (!client) {
       const credentials = this.target.credentials[role];
@@ -47,6 +62,7 @@ export class TargetClients {
         retry: this.transport.retry,
         onRetry: this.transport.onRetry,
         dispatcher: this.dispatcher,
+        followRedirects,
       });
       this.#clients.set(key, client);
     }

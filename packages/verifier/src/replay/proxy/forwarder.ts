@@ -1,5 +1,5 @@
 import { type ApiVersion, orderCreatedSchema, UNPROCESSED_STATUSES } from '@print-contracts/client';
-import { redact, redactBuffer, redactValue } from '@print-contracts/client/kit';
+import { isRedirect, redact, redactBuffer, redactValue } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';
@@ -32,6 +32,8 @@ export interface Exchange {
   /** The answer's `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers. */
   readonly deprecation?: string;
   readonly sunset?: string;
+  /** A redirect's `Location`, kept from Pact, which would follow it past the proxy. */
+  readonly redirect?: string;
 }
 
 /** `retry` and `onRetry`: the run's policy, sent through the client's own retry loop. */
@@ -128,15 +130,27 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
   }
   const body = redactBuffer(sent.body, secrets);
+  // Pact's verifier follows a redirect itself, past the proxy, its ledger and its safety, where
+  // the kit's client follows none: Pact gets the redirect without where it points
+  // (no option turns following off: pact-foundation/pact-net#441).
+  const redirect = isRedirect(status) ? header(headers.location) : undefined;
   // A body decoded by the transport goes on without the coding it no longer has.
   const kept = Object.entries(headers).filter(
     ([name, value]) =>
-      value !== undefined && !HOP_BY_HOP.has(name) && (sent.encoded || name !== 'content-encoding'),
+      value !== undefined &&
+      !HOP_BY_HOP.has(name) &&
+      (sent.encoded || name !== 'content-encoding') &&
+      !(redirect !== undefined && name === 'location'),
   );
   const scrubbed = Object.fromEntries(kept.map(([name, value]) => [name, redactValue(value, secrets)]));
   const { deprecation, sunset } = headers;
   return {
     answer: { status, headers: { ...scrubbed, 'content-length': String(body.length) }, body },
-    exchange: exchange(attempts, { status, deprecation: header(deprecation), sunset: header(sunset) }),
+    exchange: exchange(attempts, {
+      status,
+      deprecation: header(deprecation),
+      sunset: header(sunset),
+      ...(redirect === undefined ? {} : { redirect: redact(redirect, secrets) }),
+    }),
   };
 }
