@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { operations } from '@print-contracts/client';
 import type { ProxiedAnswer, ProxiedRequest } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alterationOf, requestScope } from '../src/mutations/alteration.js';
@@ -107,6 +108,9 @@ describe('the mutation generator', () => {
       ['v1', 'v2'].map((v) => `${v} getOrder: 404 without the "failed" message`),
     );
     expect(names('version-header')).toContain('v2 createOrder: v2 answered as v1');
+    expect(names('redirect')).toEqual(
+      Object.keys(operations).map((operation) => `${operation}: moved behind a 308 to /api/moved/…`),
+    );
     expect(mutations.filter((mutation) => !mutation.harmful).map((mutation) => mutation.kind)).toEqual(
       expect.arrayContaining([
         'added-field',
@@ -165,6 +169,21 @@ describe('a mutation applied by the altering proxy', () => {
   });
 });
 
+describe('a mutation that moves an operation behind a redirect', () => {
+  it('answers its operation 308 to the moved path, in either version, and serves the moved path as the old one', () => {
+    const mutation = generateMutations([]).mutations.find(
+      (each) => each.kind === 'redirect' && each.scope.operation === 'cancelOrder',
+    ) as Mutation;
+    const hook = alterationOf(mutation).request;
+    const cancel = request('/api/orders/7', 'application/vnd.printdeal-api.v1', 'DELETE');
+    expect(hook?.(cancel)).toEqual({
+      reply: { status: 308, headers: { location: '/api/moved/orders/7' }, body: Buffer.alloc(0) },
+    });
+    expect(hook?.(request('/api/orders/7', 'application/vnd.printdeal-api.v2'))).toBeUndefined();
+    expect(hook?.({ ...cancel, path: '/api/moved/orders/7' })).toEqual({ ...cancel, path: '/api/orders/7' });
+  });
+});
+
 describe('a mutation that loses answers', () => {
   it('closes every third request of its operation without an answer, in either version, and no other', () => {
     const mutation = generateMutations([]).mutations.find(
@@ -196,6 +215,9 @@ const SAMPLE = {
     'v2 listOrders: ignore query offset',
     'v2 getOrder: 404 without the "failed" message',
     'v2 cancelOrder: drop $.success',
+    // Pact's verifier once followed these itself; the teardown follows the moved cancel.
+    'createOrder: moved behind a 308 to /api/moved/…',
+    'cancelOrder: moved behind a 308 to /api/moved/…',
   ],
   green: [
     'any: 429, Retry-After: 0, one request in 3',

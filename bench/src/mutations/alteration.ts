@@ -286,6 +286,18 @@ export function alterationOf(mutation: Mutation): Alteration {
           inScope(mutation, request) && ++count % mutation.every === 0 ? mutation.when : undefined,
       };
     }
+    case 'redirect':
+      return {
+        request: (request) => {
+          // The moved path is served as the old one was.
+          if (request.path.startsWith(`${mutation.movedTo}/`)) {
+            return { ...request, path: `${API_BASE_PATH}${request.path.slice(mutation.movedTo.length)}` };
+          }
+          if (!inScope(mutation, request)) return undefined;
+          const location = `${mutation.movedTo}${request.path.slice(API_BASE_PATH.length)}`;
+          return { reply: { status: 308, headers: { location }, body: Buffer.alloc(0) } };
+        },
+      };
     case 'latency':
       return {};
   }

@@ -10,7 +10,13 @@ import { operationOfRequest, type PactDocument, type PinnedField, pinnedFields }
 
 /** The ways a stand-in departs from the vendor's documented behaviour, or harmlessly does not. */
 export const FIELD_KINDS = ['rename', 'retype', 'drop', 'null'] as const;
-export const BEHAVIOUR_KINDS = ['ignore-query', 'failed-message', 'status', 'version-header'] as const;
+export const BEHAVIOUR_KINDS = [
+  'ignore-query',
+  'failed-message',
+  'status',
+  'version-header',
+  'redirect',
+] as const;
 export const HARMLESS_KINDS = [
   'added-field',
   'reordered-keys',
@@ -60,7 +66,11 @@ export type Mutation = {
   | { readonly kind: 'throttling'; readonly every: number; readonly retryAfterSeconds: number }
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
   | { readonly kind: 'lost-answer'; readonly when: 'before' | 'after'; readonly every: number }
+  | { readonly kind: 'redirect'; readonly movedTo: string }
 );
+
+/** Where a vendor that moved an operation behind a redirect serves it now (`/api/orders` → `/api/moved/orders`). */
+export const MOVED_PREFIX = '/api/moved';
 
 /** The content codings a vendor may apply to an answer the kit did not ask to be compressed. */
 export const CONTENT_CODINGS = ['gzip', 'br', 'deflate'] as const;
@@ -301,6 +311,17 @@ export function generateMutations(
       retryAfterSeconds: 1,
     },
   );
+  // Every operation of the table moved behind a 308 to a path the vendor serves it on: the client
+  // follows no redirect, so the contract must fail, and no order of the run may be left open.
+  for (const operation of Object.keys(operations) as OperationName[]) {
+    mutations.push({
+      name: `${operation}: moved behind a 308 to ${MOVED_PREFIX}/…`,
+      kind: 'redirect',
+      harmful: true,
+      scope: { operation, version: 'any' },
+      movedTo: MOVED_PREFIX,
+    });
+  }
   // Every operation of the table, a connection closed without an answer one request in 3: before
   // the vendor got it, or after it did the work (an order created or cancelled all the same).
   for (const operation of Object.keys(operations) as OperationName[]) {
