@@ -506,6 +506,61 @@ describe('the verifier against third-party targets', () => {
     );
   });
 
+  describe('a vendor that throttles teardown cancels for longer than their window', () => {
+    const LONG_WAIT = {
+      status: 429,
+      headers: { 'retry-after': '86400' },
+      body: { message: 'Come back tomorrow' },
+    };
+    const teardownCancel = ({ method, body }: Seen) =>
+      method === 'DELETE' && body.includes('Cleanup by the contract verifier');
+
+    it('sends each cancel once more as its window ends, and leaves nothing open when the vendor takes it', async () => {
+      // Found by a front answering 429 with Retry-After 86400 to one request in 4: each cancel
+      // met it gave up at once and left its order open, though the next request would have passed.
+      const refused = new Set<string>();
+      await behindFront(
+        {
+          answer: (seen) => {
+            if (!teardownCancel(seen) || refused.has(seen.path)) return undefined;
+            refused.add(seen.path);
+            return LONG_WAIT;
+          },
+        },
+        async (url, api) => {
+          const run = await verify('throttled-cancel', url, space.path('fixture-pacts'), [
+            '--control',
+            '--creation-timeout',
+            '2000',
+          ]);
+          expect(refused.size).toBeGreaterThan(0);
+          expect(run.stdout).toMatch(
+            /the target asked to wait 86400 s; sending the cancel once more in \d+ s/,
+          );
+          expect(run.code).toBe(0);
+          await expectSettled(run, api, 'throttled-cancel');
+        },
+      );
+    });
+
+    it('leaves an order it still may not cancel in the ledger, saying from when the vendor takes it', async () => {
+      await behindFront({ answer: (seen) => (teardownCancel(seen) ? LONG_WAIT : undefined) }, async (url) => {
+        const run = await verify('throttled-for-good', url, space.path('fixture-pacts'), [
+          '--control',
+          '--creation-timeout',
+          '2000',
+        ]);
+        expect(run.report.teardown.open).toBeGreaterThan(0);
+        for (const problem of run.report.teardown.problems) {
+          expect(problem).toMatch(
+            /not cancelled, throttled: .*429.*; the target asked for no cancel before 20\d\d-/,
+          );
+        }
+        expect(existsSync(space.path('throttled-for-good/verify-ledger.jsonl'))).toBe(true);
+      });
+    });
+  });
+
   /**
    * The sample API behind a vendor that moved `moved` requests to `/api/moved/…` with a 308, and
    * serves them there; `there` counts each request that followed, by method and body.

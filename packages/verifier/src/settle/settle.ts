@@ -36,7 +36,10 @@ export interface SettleContext {
 const REASON = 'Cleanup by the contract verifier';
 const CREATION_FAILED = /fail/i;
 const CONCURRENCY = 8;
-/** A cancel is retried at least this long, even for an order whose ledger deadline has passed. */
+/**
+ * A cancel is retried at least this long, even for an order whose ledger deadline has passed; at
+ * least its creation window (`--creation-timeout` when it was created), when that is shorter.
+ */
 const MIN_CANCEL_WINDOW_MS = 60_000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -110,14 +113,17 @@ type Ending = LedgerEvents['closed'] | string;
 /**
  * Cancels one order, by its id once known. A cancel the target answers 404 while the order does
  * not read (not created yet) is sent again until the order's ledger deadline; a throttled one is
- * retried by the transport until that deadline (at least a minute). A cancel whose answer is
+ * retried by the transport until that deadline (at least a minute, or its creation window if
+ * shorter), and one throttled for longer is sent once more within that floor. A cancel whose answer is
  * refused, breaks the schema or never comes is checked by reading the order back; one that got no
  * answer is sent again while the order reads open, until that deadline. Only what is still open
  * then is left to `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
-  const deadline = () => Math.max(Date.parse(entry.deadline) || 0, Date.now() + MIN_CANCEL_WINDOW_MS);
+  const creationWindow = Date.parse(entry.deadline) - Date.parse(entry.createdAt);
+  const floor = creationWindow > 0 ? Math.min(creationWindow, MIN_CANCEL_WINDOW_MS) : MIN_CANCEL_WINDOW_MS;
+  const deadline = () => Math.max(Date.parse(entry.deadline) || 0, Date.now() + floor);
   const clients = context.clientsFor(entry);
   if (!clients) return `no ${entry.credential} credentials for ${entry.target} to cancel it with`;
   if (entry.controlled) {
@@ -163,6 +169,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   let ref: string | number = entry.id ?? uuid;
   /** The cancel last sent was answered 404 by an order that then read open. */
   let readOpen = false;
+  /** A cancel was throttled past the cancel window once already. */
+  let throttled = false;
   for (let pause = 25; ; pause = Math.min(context.pollIntervalMs, pause * 2)) {
     try {
       const { success } = await client.cancelOrder(ref, REASON, { signal, deadline: deadline() });
@@ -197,6 +205,26 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         return `not cancelled: ${message(error)}`;
       }
       if (!isHttpError(error)) return `not cancelled: ${message(error)}`;
+      if (error.status === 429 || (error.status === 503 && error.retryAfterSeconds !== undefined)) {
+        // Throttled for longer than the cancel window (the transport waits out what fits in it):
+        // sent once more within the window's floor, rather than left open on the vendor's word alone.
+        const left = Math.min(cancelEnds - Date.now(), floor);
+        if (!throttled && left > 0) {
+          throttled = true;
+          const why = error.retryAfterSeconds
+            ? `asked to wait ${error.retryAfterSeconds} s`
+            : 'kept throttling';
+          context.say(
+            `  order ${uuid}: the target ${why}; sending the cancel once more in ${Math.ceil(left / 1000)} s`,
+          );
+          if (await sleep(left, true, { signal }).catch(() => false)) continue;
+        }
+        const asked = error.retryAfterSeconds;
+        const when = asked
+          ? `; the target asked for no cancel before ${new Date(Date.now() + asked * 1000).toISOString()}`
+          : '';
+        return `not cancelled, throttled: ${error.message}${when}`;
+      }
       if (error.status !== 404) {
         // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
         return (await readBack()) === 'cancelled'
