@@ -26,9 +26,10 @@ export async function scanUnresolved(
   }
   for (const group of groups.values()) {
     const entries = group as [LedgerEntry, ...LedgerEntry[]];
-    const [{ target, reference }] = entries;
+    const [{ target, reference, version }] = entries;
     const clients = context.clientsFor(entries[0]);
-    const many = `${entries.length} creates`;
+    // One scan per version: each says which, though the list shows every version's orders.
+    const many = `${entries.length} ${version} create${entries.length === 1 ? '' : 's'}`;
     if (!clients || !reference) {
       say(`  ${many} of ${target} without a uuid cannot be looked for: no credentials or no reference`);
       continue;
