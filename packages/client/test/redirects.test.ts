@@ -10,7 +10,9 @@ const other = useScriptedServer();
 const movedTo =
   (status: number, to: string, moved: Handler = reply(200, { success: true })): Handler =>
   (request, response, raw) =>
-    request.path.startsWith('/v2/') ? moved(request, response, raw) : send(response, status, '', { location: to });
+    request.path.startsWith('/v2/')
+      ? moved(request, response, raw)
+      : send(response, status, '', { location: to });
 
 describe('a redirect', () => {
   it('is an HttpError that says where it points, and is not followed by default', async () => {
@@ -21,7 +23,9 @@ describe('a redirect', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ status: 308, location: '/v2/api/orders' });
-    expect((error as Error).message).toContain('a redirect to /v2/api/orders, which the client does not follow');
+    expect((error as Error).message).toContain(
+      'a redirect to /v2/api/orders, which the client does not follow',
+    );
     expect(api.server.requests).toHaveLength(1);
   });
 
