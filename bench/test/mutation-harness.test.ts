@@ -120,6 +120,7 @@ describe('the mutation generator', () => {
         'latency',
         'throttling',
         'lost-answer',
+        'page-size',
       ]),
     );
   });
@@ -184,6 +185,19 @@ describe('a mutation that moves an operation behind a redirect', () => {
   });
 });
 
+describe('a mutation that lists fewer orders a page than asked', () => {
+  it('cuts the limit of every list request, given or not, and leaves other requests alone', () => {
+    const mutation = generateMutations([]).mutations.find((each) => each.kind === 'page-size') as Mutation;
+    const hook = alterationOf(mutation).request;
+    const rewritten = (path: string) => (hook?.(request(path)) as ProxiedRequest | undefined)?.path;
+    expect(rewritten('/api/orders')).toBe('/api/orders?limit=2');
+    expect(rewritten('/api/orders?limit=50&offset=4&status=cancelled')).toBe(
+      '/api/orders?limit=2&offset=4&status=cancelled',
+    );
+    expect(rewritten('/api/orders/12')).toBeUndefined();
+  });
+});
+
 describe('a mutation that loses answers', () => {
   it('closes every third request of its operation without an answer, in either version, and no other', () => {
     const mutation = generateMutations([]).mutations.find(
@@ -220,6 +234,7 @@ const SAMPLE = {
     'cancelOrder: moved behind a 308 to /api/moved/…',
   ],
   green: [
+    'any: at most 2 orders a page, whatever the limit asks',
     'any: 429, Retry-After: 0, one request in 3',
     'any: every answer in Content-Encoding gzip, unasked',
     'any: a UTF-8 byte order mark before every body',

@@ -3,6 +3,7 @@ import {
   API_BASE_PATH,
   type ApiVersion,
   DEFAULT_VERSION_HEADER,
+  LIST_LIMIT_MAX,
   type OperationName,
   operations,
   pathPattern,
@@ -35,6 +36,13 @@ const inScope = (mutation: Mutation, request: ProxiedRequest) => {
     (operation === 'any' || operation === scope.operation) && (version === 'any' || version === scope.version)
   );
 };
+
+/** The query of a list request with its `limit` (default 50) cut to `most`. */
+function listQuery(path: string, most: number): string {
+  const query = new URLSearchParams(path.split('?')[1] ?? '');
+  query.set('limit', String(Math.min(Number(query.get('limit') ?? LIST_LIMIT_MAX), most)));
+  return query.toString();
+}
 
 /** The answer's status is one the request's operation does not document. */
 const undocumentedHere = (
@@ -297,6 +305,16 @@ export function alterationOf(mutation: Mutation): Alteration {
           const location = `${mutation.movedTo}${request.path.slice(API_BASE_PATH.length)}`;
           return { reply: { status: 308, headers: { location }, body: Buffer.alloc(0) } };
         },
+      };
+    case 'page-size':
+      return {
+        request: (request) =>
+          inScope(mutation, request) && requestScope(request)?.operation === 'listOrders'
+            ? {
+                ...request,
+                path: `${request.path.split('?')[0]}?${listQuery(request.path, mutation.pageAtMost)}`,
+              }
+            : undefined,
       };
     case 'latency':
       return {};

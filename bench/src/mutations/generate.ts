@@ -27,6 +27,7 @@ export const HARMLESS_KINDS = [
   'content-coding',
   'byte-order-mark',
   'documented-null',
+  'page-size',
 ] as const;
 /**
  * Answers the vendor never gave: the run may say "target unavailable" where a replayed
@@ -67,6 +68,7 @@ export type Mutation = {
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
   | { readonly kind: 'lost-answer'; readonly when: 'before' | 'after'; readonly every: number }
   | { readonly kind: 'redirect'; readonly movedTo: string }
+  | { readonly kind: 'page-size'; readonly pageAtMost: number }
 );
 
 /** Where a vendor that moved an operation behind a redirect serves it now (`/api/orders` → `/api/moved/orders`). */
@@ -294,6 +296,15 @@ export function generateMutations(
         coding,
       }),
     ),
+    // A vendor that lists fewer than asked: no pact pins a page's length, and nothing may end a
+    // list but the empty page the docs name.
+    {
+      name: 'any: at most 2 orders a page, whatever the limit asks',
+      kind: 'page-size',
+      harmful: false,
+      scope: any,
+      pageAtMost: 2,
+    },
     {
       name: 'any: 429, Retry-After: 0, one request in 3',
       kind: 'throttling',

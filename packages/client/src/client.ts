@@ -115,8 +115,12 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
   }
 
   /**
-   * Every order, page by page, for as long as pages come back full and new: a list that ignores
-   * `offset` (a sample-data set answers the same whatever it is asked) would repeat its page for ever.
+   * Every order, page by page, until the empty page the vendor documents as the end ("finally you
+   * will receive an empty result set"). Each page starts after the orders listed so far, so a
+   * vendor that lists fewer than asked is still read in full; neither a short page nor `count`
+   * (page size or total: undocumented) ends the walk. A page that repeats the one before does: a
+   * list that ignores `offset` (a sample-data set answers the same whatever it is asked) would
+   * repeat its page for ever.
    */
   async *listAllOrders(
     query: Omit<ListQuery, 'offset'> = {},
@@ -130,13 +134,13 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       ]);
     }
     let previous = '';
-    for (let offset = 0; ; offset += limit) {
-      const page = await this.listOrders({ ...query, limit, offset }, options);
-      const ids = page.orders.map((order) => order.id).join(',');
-      if (ids === previous) return;
+    for (let offset = 0; ; ) {
+      const { orders } = await this.listOrders({ ...query, limit, offset }, options);
+      const ids = orders.map((order) => order.id).join(',');
+      if (orders.length === 0 || ids === previous) return;
       previous = ids;
-      yield* page.orders;
-      if (page.orders.length < limit || offset + limit >= page.count) return;
+      yield* orders;
+      offset += orders.length;
     }
   }
 

@@ -506,6 +506,66 @@ describe('the verifier against third-party targets', () => {
     );
   });
 
+  describe('a vendor that lists 2 orders a page, whatever the limit asks', () => {
+    /** A request for a list page, its limit cut to 2; undefined for any other request. */
+    const clampList = (request: ProxiedRequest) =>
+      request.method === 'GET' && /^\/api\/orders\?/.test(request.path)
+        ? { ...request, path: request.path.replace(/limit=\d+/, 'limit=2') }
+        : undefined;
+
+    it('finds listed orders past the first short page, as far as the list goes', async () => {
+      // Found by a front that listed 2 orders a page: a short page was taken for the end of the
+      // list, and the discount states were "not verifiable here" on a list that had them.
+      const api = await startSampleApi({ processingDelayMs: 20 });
+      const proxy = await startAlteringProxy(api.origin, { request: clampList });
+      try {
+        const run = await verify('clamped-list', `${proxy.origin}/api`, CONTRACTS);
+        for (const version of ['v1', 'v2']) {
+          const discounted = run.verdict(version, 'a request for an order with a customer discount');
+          expect(discounted?.verdict).toBe('verified');
+          expect(discounted?.arranged.join()).toMatch(
+            /a discounted line\) \(looked through ([2-9]|\d\d) pages/,
+          );
+        }
+        // What is left is the closed list's own: states only a control surface reaches.
+        expect(run.report.totals).toMatchObject({ failed: 0, notVerifiable: 4 });
+        expect(
+          run.report.interactions
+            .filter((item) => item.verdict === 'not-verifiable')
+            .every((item) => item.notVerifiable === 'no-control-surface'),
+        ).toBe(true);
+      } finally {
+        await proxy.close();
+        await api.close();
+      }
+    });
+
+    it('scans every page for an order whose create got no answer, and cancels it', async () => {
+      // A short first page once ended the scan as complete: the lost order, listed further on,
+      // was crossed off and left open at the vendor.
+      let creates = 0;
+      const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+      const proxy = await startAlteringProxy(api.origin, {
+        request: clampList,
+        lose: ({ method, path }) =>
+          method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
+      });
+      try {
+        const run = await verify('clamped-scan', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+          '--control',
+          '--creation-timeout',
+          '2000',
+        ]);
+        expect(run.report.teardown.ended['settled-by-reference']).toBe(1);
+        expect(run.stdout).toMatch(/found \d+ orders with it: cancelled 1, already cancelled/);
+        await expectSettled(run, api, 'clamped-scan');
+      } finally {
+        await proxy.close();
+        await api.close();
+      }
+    });
+  });
+
   describe('a vendor that throttles teardown cancels for longer than their window', () => {
     const LONG_WAIT = {
       status: 429,

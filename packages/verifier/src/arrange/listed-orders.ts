@@ -62,10 +62,12 @@ export function listedOrders(clients: TargetClients, signal: AbortSignal) {
     const client = clients.client(role, version);
     const orders: OrderSummary[] = [];
     const seen = new Set<string>();
-    for (let page = 0; page < MAX_PAGES; page++) {
+    // Each page starts after what was listed, and only an empty one ends the list (as the docs
+    // say): a vendor that lists fewer than asked is read in full, not taken to have ended.
+    for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
       const answer = await client.sendUnchecked(
         'listOrders',
-        { query: { limit: LIST_LIMIT_MAX, offset: page * LIST_LIMIT_MAX } },
+        { query: { limit: LIST_LIMIT_MAX, offset } },
         { signal },
       );
       const found = summariesOf(answer);
@@ -76,7 +78,8 @@ export function listedOrders(clients: TargetClients, signal: AbortSignal) {
       seen.add(ids);
       orders.push(...found);
       const listed = isJsonObject(answer) && Array.isArray(answer.orders) ? answer.orders.length : 0;
-      if (listed < LIST_LIMIT_MAX) return { orders, pages: page + 1, stopped: undefined };
+      if (listed === 0) return { orders, pages: page + 1, stopped: undefined };
+      offset += listed;
     }
     return { orders, pages: MAX_PAGES, stopped: `the bound of ${MAX_PAGES} pages` };
   });

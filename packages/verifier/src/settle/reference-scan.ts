@@ -65,11 +65,10 @@ async function scan(
   let end = false;
   let repeated: number | undefined;
   const read = new Set<number>();
-  for (let page = 0; page < MAX_SCAN_PAGES && !end && repeated === undefined; page++) {
-    const { orders } = await client.listOrders(
-      { limit: LIST_LIMIT_MAX, offset: page * LIST_LIMIT_MAX },
-      { signal },
-    );
+  // As the arranger's walk: each page after what was listed, until an empty one (the docs' end).
+  for (let page = 0, offset = 0; page < MAX_SCAN_PAGES && !end && repeated === undefined; page++) {
+    const { orders } = await client.listOrders({ limit: LIST_LIMIT_MAX, offset }, { signal });
+    offset += orders.length;
     // A list that ignores `offset` would have every page read in full again, up to the bound.
     if (orders.length > 0 && orders.every((order) => read.has(order.id))) repeated = page + 1;
     const recent = orders.filter(
@@ -109,7 +108,7 @@ async function scan(
       (order, index) => index === 0 || Date.parse(order.date) <= Date.parse(orders[index - 1]?.date ?? ''),
     );
     const pastTheWindow = sortedNewestFirst && orders.length > 0 && recent.length < orders.length;
-    end = orders.length < LIST_LIMIT_MAX || pastTheWindow;
+    end = orders.length === 0 || pastTheWindow;
   }
   if (repeated !== undefined) {
     say(`  the scan stopped at page ${repeated}, which listed only orders of earlier pages`);
