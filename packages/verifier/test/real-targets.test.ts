@@ -566,6 +566,41 @@ describe('the verifier against third-party targets', () => {
     });
   });
 
+  it('scans every listed order when the target dates orders of the run before the run began', async () => {
+    // Found by a front that dated every order two hours back: the scan by reference took the
+    // whole list for older than the run, read none of it, called itself complete, and the order
+    // whose create got no answer was crossed off and left open at the vendor.
+    const back = (date: unknown) =>
+      typeof date === 'string' ? new Date(Date.parse(date) - 2 * 3_600_000).toISOString() : date;
+    let creates = 0;
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const proxy = await startAlteringProxy(api.origin, {
+      lose: ({ method, path }) =>
+        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
+      response: (answer, request) =>
+        request.method === 'GET'
+          ? editJson(answer, (json) => {
+              const body = json as { date?: unknown; orders?: { date?: unknown }[] };
+              for (const order of body.orders ?? [body]) order.date = back(order.date);
+              return body;
+            })
+          : undefined,
+    });
+    try {
+      const run = await verify('dated-back', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      expect(run.stdout).toContain('the target dates orders of this run before it began');
+      expect(run.stdout).toMatch(/found \d+ orders with it: cancelled 1, /);
+      await expectSettled(run, api, 'dated-back');
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
   describe('a vendor that throttles teardown cancels for longer than their window', () => {
     const LONG_WAIT = {
       status: 429,

@@ -177,6 +177,11 @@ export class Ledger {
     return [...this.#entries.values()].filter((entry) => entry.run === this.run);
   }
 
+  /** Every entry whose create carried `reference` (one run's), crossed off or not. */
+  withReference(reference: string): LedgerEntry[] {
+    return [...this.#entries.values()].filter((entry) => entry.reference === reference);
+  }
+
   /** True when `ref` (numeric id or uuid, any case) names an order this run created. */
   owns(ref: string): boolean {
     const wanted = ref.toLowerCase();

@@ -58,7 +58,18 @@ async function scan(
     say(`  waiting ${Math.ceil(wait / 1000)} s, until every create of the run has had its creation window…`);
     await sleep(wait, undefined, { signal });
   }
-  const cutoff = Math.min(...entries.map((entry) => Date.parse(entry.createdAt))) - CLOCK_SKEW_MS;
+  let cutoff = Math.min(...entries.map((entry) => Date.parse(entry.createdAt))) - CLOCK_SKEW_MS;
+  // The run's own orders, known by id or uuid: listed with a date before the window, they show
+  // the target's dates are no creation times (or its clock is off), and no date bounds the scan.
+  const own = new Set<number | string>(
+    ledger
+      .withReference(reference ?? '')
+      .flatMap(({ id, uuid }) => [id ?? [], uuid?.toLowerCase() ?? []].flat()),
+  );
+  const ownBeforeWindow = (order: { id: number; uuid?: string | null; date: string }) =>
+    (own.has(order.id) || own.has(order.uuid?.toLowerCase() ?? '')) && Date.parse(order.date) < cutoff;
+  /** Orders listed but not read, being dated before the window. */
+  const passed: { id: number }[] = [];
   let cancelled = 0;
   let already = 0;
   let complete = true;
@@ -71,10 +82,18 @@ async function scan(
     offset += orders.length;
     // A list that ignores `offset` would have every page read in full again, up to the bound.
     if (orders.length > 0 && orders.every((order) => read.has(order.id))) repeated = page + 1;
+    if (cutoff !== -Infinity && orders.some(ownBeforeWindow)) {
+      cutoff = -Infinity;
+      say('  the target dates orders of this run before it began: the scan reads every listed order');
+    }
     const recent = orders.filter(
       (order) => !ISO_DATE_TIME_PATTERN.test(order.date) || Date.parse(order.date) >= cutoff,
     );
-    const unread = recent.filter((order) => !read.has(order.id));
+    const unread = [
+      ...(cutoff === -Infinity ? passed.splice(0) : []),
+      ...recent.filter((order) => !read.has(order.id)),
+    ];
+    passed.push(...orders.filter((order) => !recent.includes(order)));
     for (const { id } of orders) read.add(id);
     for (const summary of unread) {
       const order = await client.getOrder(summary.id, { signal }).catch((error: unknown) => {
