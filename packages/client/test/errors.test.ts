@@ -276,6 +276,25 @@ describe.each(API_VERSIONS)('ResponseValidationError in %s', (apiVersion) => {
     ]);
   });
 
+  it('names the first 5 issues in its message and counts the rest, keeping them all in issues', async () => {
+    const order = (id: number) => ({
+      id,
+      number: `DDB${id}`,
+      status: 'completed',
+      date: 'yesterday',
+      uuid: null,
+    });
+    api.server.handle(reply(200, { count: 8, orders: [1, 2, 3, 4, 5, 6, 7, 8].map(order) }));
+    const error = (await api
+      .client({ apiVersion })
+      .listOrders()
+      .catch((caught: unknown) => caught)) as ResponseValidationError;
+    expect(error.issues).toHaveLength(8);
+    expect(error.message).toContain('orders[4].date');
+    expect(error.message).not.toContain('orders[5].date');
+    expect(error.message).toMatch(/; and 3 more$/);
+  });
+
   it('reports a 2xx answer that is not JSON, with no issues', async () => {
     api.server.handle(reply(200, '<html>maintenance</html>'));
     const error = await api

@@ -601,6 +601,41 @@ describe('the verifier against third-party targets', () => {
     }
   });
 
+  it('scans by the weakest signal: answers that break the contract still let it cancel a lost create', async () => {
+    // Found by a front that renamed status in every order it answered: the scan read the list
+    // through the schema, failed on it, and left the order whose create got no answer open.
+    let creates = 0;
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const proxy = await startAlteringProxy(api.origin, {
+      lose: ({ method, path }) =>
+        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
+      response: (answer, request) =>
+        request.method === 'GET'
+          ? editJson(answer, (json) => {
+              const body = json as { status?: unknown; orders?: { status?: unknown }[] };
+              for (const order of body.orders ?? [body]) {
+                Object.assign(order, { state: order.status });
+                delete order.status;
+              }
+              return body;
+            })
+          : undefined,
+    });
+    try {
+      const run = await verify('renamed-status', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.report.teardown.ended['settled-by-reference']).toBe(1);
+      await expectSettled(run, api, 'renamed-status');
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
   describe('a vendor that throttles teardown cancels for longer than their window', () => {
     const LONG_WAIT = {
       status: 429,

@@ -46,7 +46,7 @@ const LINES: Readonly<
 };
 
 /** Summaries as listed; an entry without a numeric id cannot be used (the list interactions judge it). */
-function summariesOf(answer: unknown): OrderSummary[] {
+export function summariesOf(answer: unknown): OrderSummary[] {
   const orders = isJsonObject(answer) && Array.isArray(answer.orders) ? answer.orders : [];
   return orders.filter(
     (order): order is OrderSummary => isJsonObject(order) && typeof order.id === 'number' && order.id > 0,

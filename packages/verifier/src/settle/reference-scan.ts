@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
+import { isJsonObject } from '@print-contracts/client/kit';
+import { summariesOf } from '../arrange/listed-orders.js';
 import type { LedgerEntry } from '../ledger/ledger.js';
-import { type TargetClients, unanswered } from '../target/clients.js';
+import type { TargetClients } from '../target/clients.js';
 import type { SettleContext } from './settle.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
@@ -77,9 +79,17 @@ async function scan(
   let repeated: number | undefined;
   const read = new Set<number>();
   // As the arranger's walk: each page after what was listed, until an empty one (the docs' end).
+  // Read unchecked, by the weakest signal (an id, a reference, a status): an answer that breaks the
+  // contract is the replay's to judge, and must not keep the run's orders open.
   for (let page = 0, offset = 0; page < MAX_SCAN_PAGES && !end && repeated === undefined; page++) {
-    const { orders } = await client.listOrders({ limit: LIST_LIMIT_MAX, offset }, { signal });
-    offset += orders.length;
+    const answer = await client.sendUnchecked(
+      'listOrders',
+      { query: { limit: LIST_LIMIT_MAX, offset } },
+      { signal },
+    );
+    const listed = isJsonObject(answer) && Array.isArray(answer.orders) ? answer.orders.length : 0;
+    const orders = summariesOf(answer);
+    offset += listed;
     // A list that ignores `offset` would have every page read in full again, up to the bound.
     if (orders.length > 0 && orders.every((order) => read.has(order.id))) repeated = page + 1;
     if (cutoff !== -Infinity && orders.some(ownBeforeWindow)) {
@@ -95,31 +105,33 @@ async function scan(
     ];
     passed.push(...orders.filter((order) => !recent.includes(order)));
     for (const { id } of orders) read.add(id);
-    for (const summary of unread) {
-      const order = await client.getOrder(summary.id, { signal }).catch((error: unknown) => {
-        if (isHttpError(error) && error.status === 404) return undefined;
-        throw error;
-      });
+    const readOrder = (id: number) =>
+      client.sendUnchecked('getOrder', { id }, { signal }).then(
+        (order) => (isJsonObject(order) ? order : undefined),
+        (error: unknown) => {
+          if (isHttpError(error) && error.status === 404) return undefined;
+          throw error;
+        },
+      );
+    for (const { id } of unread) {
+      const order = await readOrder(id);
       if (order?.reference !== reference) continue;
       if (order.status === 'cancelled') {
         already++;
         continue;
       }
       try {
-        await client.cancelOrder(order.id, 'Cleanup by the contract verifier', { signal });
+        await client.cancelOrder(id, 'Cleanup by the contract verifier', { signal });
         cancelled++;
       } catch (error) {
-        // A cancel that got no answer may have been done: the order tells.
-        const now = unanswered(error, signal)
-          ? await client.getOrder(order.id, { signal, validate: false }).catch(() => undefined)
-          : undefined;
+        // A cancel that got no answer, or one whose answer breaks the contract, may have been
+        // done: the order tells.
+        const now = await readOrder(id).catch(() => undefined);
         if (now?.status === 'cancelled') {
           cancelled++;
           continue;
         }
-        say(
-          `  order ${order.id} carries "${reference}" but could not be cancelled: ${(error as Error).message}`,
-        );
+        say(`  order ${id} carries "${reference}" but could not be cancelled: ${(error as Error).message}`);
         complete = false;
       }
     }
@@ -127,7 +139,7 @@ async function scan(
       (order, index) => index === 0 || Date.parse(order.date) <= Date.parse(orders[index - 1]?.date ?? ''),
     );
     const pastTheWindow = sortedNewestFirst && orders.length > 0 && recent.length < orders.length;
-    end = orders.length === 0 || pastTheWindow;
+    end = listed === 0 || pastTheWindow;
   }
   if (repeated !== undefined) {
     say(`  the scan stopped at page ${repeated}, which listed only orders of earlier pages`);
