@@ -8,8 +8,10 @@ import {
   startSampleApi,
 } from '@print-contracts/sample-api';
 import {
+  type Alteration,
   captureIo,
   editJson,
+  type ProxiedAnswer,
   type ProxiedRequest,
   startAlteringProxy,
   workspace,
@@ -32,6 +34,19 @@ const versionOf = (seen: Seen) =>
     : String(seen.headers.accept ?? '').endsWith('.v2')
       ? 'v2'
       : 'v1';
+
+/** A response hook changing each order a GET answers, alone or in a list, by `change`. */
+const eachOrderAnswered =
+  (change: (order: Record<string, unknown>) => Record<string, unknown>) =>
+  (answer: ProxiedAnswer, request: ProxiedRequest) =>
+    request.method !== 'GET'
+      ? undefined
+      : editJson(answer, (json) => {
+          const body = json as Record<string, unknown>;
+          return Array.isArray(body.orders)
+            ? { ...body, orders: body.orders.map((order) => change(order as Record<string, unknown>)) }
+            : change(body);
+        });
 
 describe('the verifier against third-party targets', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
@@ -79,6 +94,37 @@ describe('the verifier against third-party targets', () => {
     expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
     expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
     expect(existsSync(space.path(`${name}/verify-ledger.jsonl`))).toBe(false);
+  };
+
+  /**
+   * A run `name` on the fixture pacts against the sample API behind `alteration`, the answer to
+   * its first create lost once the order is made, so only the scan by the run's reference can
+   * settle that order. `check` reads the run; then every order it made must read cancelled.
+   */
+  const withLostCreate = async (
+    name: string,
+    alteration: Omit<Alteration, 'lose'>,
+    check: (run: Awaited<ReturnType<typeof verify>>) => void,
+  ) => {
+    let creates = 0;
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const proxy = await startAlteringProxy(api.origin, {
+      ...alteration,
+      lose: ({ method, path }) =>
+        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
+    });
+    try {
+      const run = await verify(name, `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      check(run);
+      await expectSettled(run, api, name);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
   };
 
   describe('a sample-data set whose created orders never become readable, but which lists sample orders', () => {
@@ -543,26 +589,10 @@ describe('the verifier against third-party targets', () => {
     it('scans every page for an order whose create got no answer, and cancels it', async () => {
       // A short first page once ended the scan as complete: the lost order, listed further on,
       // was crossed off and left open at the vendor.
-      let creates = 0;
-      const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
-      const proxy = await startAlteringProxy(api.origin, {
-        request: clampList,
-        lose: ({ method, path }) =>
-          method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
-      });
-      try {
-        const run = await verify('clamped-scan', `${proxy.origin}/api`, space.path('fixture-pacts'), [
-          '--control',
-          '--creation-timeout',
-          '2000',
-        ]);
+      await withLostCreate('clamped-scan', { request: clampList }, (run) => {
         expect(run.report.teardown.ended['settled-by-reference']).toBe(1);
         expect(run.stdout).toMatch(/found \d+ orders with it: cancelled 1, already cancelled/);
-        await expectSettled(run, api, 'clamped-scan');
-      } finally {
-        await proxy.close();
-        await api.close();
-      }
+      });
     });
   });
 
@@ -572,68 +602,25 @@ describe('the verifier against third-party targets', () => {
     // whose create got no answer was crossed off and left open at the vendor.
     const back = (date: unknown) =>
       typeof date === 'string' ? new Date(Date.parse(date) - 2 * 3_600_000).toISOString() : date;
-    let creates = 0;
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
-    const proxy = await startAlteringProxy(api.origin, {
-      lose: ({ method, path }) =>
-        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
-      response: (answer, request) =>
-        request.method === 'GET'
-          ? editJson(answer, (json) => {
-              const body = json as { date?: unknown; orders?: { date?: unknown }[] };
-              for (const order of body.orders ?? [body]) order.date = back(order.date);
-              return body;
-            })
-          : undefined,
-    });
-    try {
-      const run = await verify('dated-back', `${proxy.origin}/api`, space.path('fixture-pacts'), [
-        '--control',
-        '--creation-timeout',
-        '2000',
-      ]);
-      expect(run.stdout).toContain('the target dates orders of this run before it began');
-      expect(run.stdout).toMatch(/found \d+ orders with it: cancelled 1, /);
-      await expectSettled(run, api, 'dated-back');
-    } finally {
-      await proxy.close();
-      await api.close();
-    }
+    await withLostCreate(
+      'dated-back',
+      { response: eachOrderAnswered((order) => Object.assign(order, { date: back(order.date) })) },
+      (run) => {
+        expect(run.stdout).toContain('the target dates orders of this run before it began');
+        expect(run.stdout).toMatch(/found \d+ orders with it: cancelled 1, /);
+      },
+    );
   });
 
   it('scans by the weakest signal: answers that break the contract still let it cancel a lost create', async () => {
     // Found by a front that renamed status in every order it answered: the scan read the list
     // through the schema, failed on it, and left the order whose create got no answer open.
-    let creates = 0;
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
-    const proxy = await startAlteringProxy(api.origin, {
-      lose: ({ method, path }) =>
-        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
-      response: (answer, request) =>
-        request.method === 'GET'
-          ? editJson(answer, (json) => {
-              const body = json as { status?: unknown; orders?: { status?: unknown }[] };
-              for (const order of body.orders ?? [body]) {
-                Object.assign(order, { state: order.status });
-                delete order.status;
-              }
-              return body;
-            })
-          : undefined,
-    });
-    try {
-      const run = await verify('renamed-status', `${proxy.origin}/api`, space.path('fixture-pacts'), [
-        '--control',
-        '--creation-timeout',
-        '2000',
-      ]);
+    const renamed = ({ status, ...order }: Record<string, unknown>) =>
+      Object.assign(order, { state: status });
+    await withLostCreate('renamed-status', { response: eachOrderAnswered(renamed) }, (run) => {
       expect(run.code).toBe(1);
       expect(run.report.teardown.ended['settled-by-reference']).toBe(1);
-      await expectSettled(run, api, 'renamed-status');
-    } finally {
-      await proxy.close();
-      await api.close();
-    }
+    });
   });
 
   describe('a vendor that throttles teardown cancels for longer than their window', () => {
