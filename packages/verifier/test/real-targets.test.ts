@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MAX_ANSWER_BYTES } from '@print-contracts/client/kit';
@@ -621,6 +622,39 @@ describe('the verifier against third-party targets', () => {
       expect(run.code).toBe(1);
       expect(run.report.teardown.ended['settled-by-reference']).toBe(1);
     });
+  });
+
+  it('fails the states of a vendor whose create answers a uuid that names no order, and cancels its orders by reference', async () => {
+    // Found by a front answering every create with a fresh uuid: no order became readable by it,
+    // 18 states were "not verifiable here" on a green night, and the teardown crossed off 24
+    // orders as never placed while 22 of them were open at the vendor.
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const proxy = await startAlteringProxy(api.origin, {
+      response: (answer, request) =>
+        request.method === 'POST' && request.path === '/api/orders'
+          ? editJson(answer, (json) => ({ ...(json as object), uuid: randomUUID() }))
+          : undefined,
+    });
+    try {
+      const run = await verify('uuid-names-nothing', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        '--control',
+        '--creation-timeout',
+        '2000',
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.report.totals.notVerifiable).toBe(0);
+      expect(run.verdict('v2', 'a request for an order by id')).toMatchObject({
+        verdict: 'failed',
+        reason: expect.stringMatching(
+          /carrying this run's reference, reads in full: the uuids its creates answered name no order/,
+        ),
+      });
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+      expect(run.stdout).toMatch(/creates? whose uuid named no order: looking for orders with reference/);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
   });
 
   describe('a vendor that throttles teardown cancels for longer than their window', () => {

@@ -9,20 +9,21 @@ import {
   isRequestValidationError,
   isResponseValidationError,
   isTransportError,
+  LIST_LIMIT_MAX,
   type OrderCreationFailedError,
   type OrderDetail,
   type OrdersClient,
   type OrderWaitTimeoutError,
   UNKNOWN_PRODUCT,
 } from '@print-contracts/client';
-import { isRedirect } from '@print-contracts/client/kit';
+import { isJsonObject, isRedirect } from '@print-contracts/client/kit';
 import { ArrangeError } from '../errors/index.js';
-import type { Ledger } from '../ledger/ledger.js';
+import { CLOCK_SKEW_MS, type Ledger } from '../ledger/ledger.js';
 import type { OrderBodies, VerifyOptions } from '../options/verify-options.js';
 import type { CreatedSpec } from '../plan/fixture-spec.js';
 import { type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
-import type { ArrangedOrder } from './listed-orders.js';
+import { type ArrangedOrder, summariesOf } from './listed-orders.js';
 import { memo } from './memo.js';
 import { contradicted, messageOf, notHere, toArrangeError } from './verdicts.js';
 
@@ -71,6 +72,35 @@ export function createdOrders(options: CreateOptions) {
       await Promise.race(mine.waiting).catch(() => undefined);
     }
     return mine.readable;
+  }
+
+  /**
+   * An order listed since the run began that reads in full with this run's reference, or undefined:
+   * asked only once no order became readable by the uuid its create answered. One found shows the
+   * target made the run's orders, and that those uuids name none of them.
+   */
+  const referenceWitness = memo(async (version: ApiVersion): Promise<string | undefined> => {
+    const client = clients.client('main', version);
+    const began = Math.min(...ledger.mine().map((entry) => Date.parse(entry.createdAt))) - CLOCK_SKEW_MS;
+    const answer = await client
+      .sendUnchecked('listOrders', { query: { limit: LIST_LIMIT_MAX } }, { signal })
+      .catch(() => undefined);
+    const recent = summariesOf(answer).filter((order) => !(Date.parse(order.date) < began));
+    for (const { id } of recent) {
+      const order = await client.sendUnchecked('getOrder', { id }, { signal }).catch(() => undefined);
+      if (isJsonObject(order) && order.reference === ledger.reference) return `order ${id}`;
+    }
+    return undefined;
+  });
+
+  /** Why no order of the run became readable: the target's contradiction when the list shows one, else not verifiable here. */
+  async function noneReadable(version: ApiVersion, what: string, why: string): Promise<ArrangeError> {
+    const listed = await referenceWitness(version);
+    return listed
+      ? contradicted(
+          `${what}, while ${listed}, carrying this run's reference, reads in full: the uuids its creates answered name no order it made`,
+        )
+      : notHere('no-plain-order-readable', `${what}${why}`);
   }
 
   /** The order once readable, or the client's error saying its creation failed or it was not in time. */
@@ -166,9 +196,10 @@ export function createdOrders(options: CreateOptions) {
       if (!isOrderWaitTimeoutError(waited)) return unknown('it became readable');
       const witness = await readableWitness(version);
       if (!witness) {
-        throw notHere(
-          'no-plain-order-readable',
-          `order ${uuid}, for a product no vendor sells, was still missing after ${seconds(waited.waitedMs)}, and so was every plain order of the run, so a failed creation cannot be told apart`,
+        throw await noneReadable(
+          version,
+          `order ${uuid}, for a product no vendor sells, was still missing after ${seconds(waited.waitedMs)}, and so was every plain order of the run`,
+          ', so a failed creation cannot be told apart',
         );
       }
       return unknown(
@@ -203,9 +234,10 @@ export function createdOrders(options: CreateOptions) {
           `${what}, while order ${witness}, of the same body, became readable; the vendor documents processing within 5 minutes`,
         );
       }
-      throw notHere(
-        'no-plain-order-readable',
-        `${what}; an order still missing after 10 minutes cannot be placed: ${PLACEMENT_CAUSES}; a sample-data credential set may never make its orders readable`,
+      throw await noneReadable(
+        version,
+        what,
+        `; an order still missing after 10 minutes cannot be placed: ${PLACEMENT_CAUSES}; a sample-data credential set may never make its orders readable`,
       );
     }
     let how = `${lost}created test order ${order.id}`;

@@ -40,6 +40,9 @@ export interface LedgerEntry {
   readonly outcome?: LedgerOutcome;
 }
 
+/** Orders dated this long before a run's first create may still be the run's: clocks differ. */
+export const CLOCK_SKEW_MS = 15 * 60_000;
+
 /** The events after `creating`, with the fields the file gives each. */
 export interface LedgerEvents {
   created: { uuid: string };

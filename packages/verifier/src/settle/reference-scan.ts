@@ -2,14 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
 import { isJsonObject } from '@print-contracts/client/kit';
 import { summariesOf } from '../arrange/listed-orders.js';
-import type { LedgerEntry } from '../ledger/ledger.js';
+import { CLOCK_SKEW_MS, type LedgerEntry } from '../ledger/ledger.js';
 import type { TargetClients } from '../target/clients.js';
 import type { SettleContext } from './settle.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
 const MAX_SCAN_PAGES = 100;
-/** Orders dated this long before the run's first create are still read: clocks differ. */
-const CLOCK_SKEW_MS = 15 * 60_000;
 
 /**
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
@@ -19,10 +17,31 @@ export async function scanUnresolved(
   context: SettleContext,
   which: (entry: LedgerEntry) => boolean,
 ): Promise<void> {
+  const lost = context.ledger.open().filter((entry) => entry.uuid === undefined && which(entry));
+  await scanGroups(context, lost, 'without a uuid', true);
+}
+
+/**
+ * Orders still 404 by the uuid their create answered, past their window: looked for by their run's
+ * reference too, since a target whose uuids name no order still lists the orders it made. What the
+ * scan finds is cancelled; the entries stay as they were closed.
+ */
+export async function sweepNotFound(context: SettleContext, entries: readonly LedgerEntry[]): Promise<void> {
+  const unfound = entries.filter((entry) => entry.outcome === 'not-found');
+  await scanGroups(context, unfound, 'whose uuid named no order', false);
+}
+
+/** One scan per target, credential set, version and reference of `entries`. */
+async function scanGroups(
+  context: SettleContext,
+  entries: readonly LedgerEntry[],
+  what: string,
+  crossOff: boolean,
+): Promise<void> {
   const { say } = context;
   const groups = new Map<string, LedgerEntry[]>();
-  for (const entry of context.ledger.open()) {
-    if (entry.uuid !== undefined || entry.embedded || !which(entry)) continue;
+  for (const entry of entries) {
+    if (entry.embedded) continue;
     const key = `${entry.target}|${entry.credential}|${entry.version}|${entry.reference}`;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
@@ -31,13 +50,13 @@ export async function scanUnresolved(
     const [{ target, reference, version }] = entries;
     const clients = context.clientsFor(entries[0]);
     // One scan per version: each says which, though the list shows every version's orders.
-    const many = `${entries.length} ${version} create${entries.length === 1 ? '' : 's'}`;
+    const many = `${entries.length} ${version} create${entries.length === 1 ? '' : 's'} ${what}`;
     if (!clients || !reference) {
-      say(`  ${many} of ${target} without a uuid cannot be looked for: no credentials or no reference`);
+      say(`  ${many} at ${target} cannot be looked for: no credentials or no reference`);
       continue;
     }
-    say(`  ${many} without a uuid: looking for orders with reference "${reference}" at ${target}`);
-    await scan(context, clients, entries).catch((error: unknown) => {
+    say(`  ${many}: looking for orders with reference "${reference}" at ${target}`);
+    await scan(context, clients, entries, crossOff).catch((error: unknown) => {
       say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
     });
   }
@@ -52,6 +71,7 @@ async function scan(
   { ledger, signal, say }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
+  crossOff: boolean,
 ): Promise<void> {
   const [{ reference, credential, version }] = entries;
   const client = clients.settling(credential, version);
@@ -149,7 +169,7 @@ async function scan(
     complete = false;
   }
   say(`  found ${cancelled + already} orders with it: cancelled ${cancelled}, already cancelled ${already}`);
-  if (!complete) return;
+  if (!complete || !crossOff) return;
   for (const entry of entries) {
     const note = `scan found ${cancelled} to cancel`;
     ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });

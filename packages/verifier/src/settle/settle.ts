@@ -4,7 +4,7 @@ import { redact } from '@print-contracts/client/kit';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
 import { type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
-import { scanUnresolved } from './reference-scan.js';
+import { scanUnresolved, sweepNotFound } from './reference-scan.js';
 
 /** The settle stage's result: what the run created, and what is left of it. */
 export interface Settlement {
@@ -104,6 +104,10 @@ export async function settleOrders(
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const keys = new Set(entries.map((entry) => entry.key));
   await scanUnresolved(context, (entry) => keys.has(entry.key));
+  await sweepNotFound(
+    context,
+    entries.flatMap((entry) => context.ledger.get(entry.key) ?? []),
+  );
   return problems;
 }
 
