@@ -108,6 +108,9 @@ describe('the mutation generator', () => {
       ['v1', 'v2'].map((v) => `${v} getOrder: 404 without the "failed" message`),
     );
     expect(names('version-header')).toContain('v2 createOrder: v2 answered as v1');
+    expect(names('foreign-uuid')).toEqual([
+      'createOrder: every create answered with a uuid that names no order',
+    ]);
     expect(names('redirect')).toEqual(
       Object.keys(operations).map((operation) => `${operation}: moved behind a 308 to /api/moved/…`),
     );

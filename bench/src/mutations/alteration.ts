@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import {
   API_BASE_PATH,
@@ -9,7 +10,12 @@ import {
   pathPattern,
   VERSION_WITHOUT_HEADER,
 } from '@print-contracts/client';
-import type { Alteration, ProxiedAnswer, ProxiedRequest } from '@print-contracts/test-support';
+import {
+  type Alteration,
+  editJson,
+  type ProxiedAnswer,
+  type ProxiedRequest,
+} from '@print-contracts/test-support';
 import type { Mutation } from './generate.js';
 
 /** The operation and version a request to the stand-in is for; undefined off the orders API (the control surface). */
@@ -305,6 +311,17 @@ export function alterationOf(mutation: Mutation): Alteration {
           const location = `${mutation.movedTo}${request.path.slice(API_BASE_PATH.length)}`;
           return { reply: { status: 308, headers: { location }, body: Buffer.alloc(0) } };
         },
+      };
+    case 'foreign-uuid':
+      return {
+        response: (answer, request) =>
+          inScope(mutation, request)
+            ? editJson(answer, (json) =>
+                json !== null && typeof json === 'object' && 'uuid' in json
+                  ? { ...json, uuid: randomUUID() }
+                  : json,
+              )
+            : undefined,
       };
     case 'page-size':
       return {

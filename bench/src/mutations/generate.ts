@@ -16,6 +16,7 @@ export const BEHAVIOUR_KINDS = [
   'status',
   'version-header',
   'redirect',
+  'foreign-uuid',
 ] as const;
 export const HARMLESS_KINDS = [
   'added-field',
@@ -69,6 +70,7 @@ export type Mutation = {
   | { readonly kind: 'lost-answer'; readonly when: 'before' | 'after'; readonly every: number }
   | { readonly kind: 'redirect'; readonly movedTo: string }
   | { readonly kind: 'page-size'; readonly pageAtMost: number }
+  | { readonly kind: 'foreign-uuid' }
 );
 
 /** Where a vendor that moved an operation behind a redirect serves it now (`/api/orders` → `/api/moved/orders`). */
@@ -333,6 +335,14 @@ export function generateMutations(
       movedTo: MOVED_PREFIX,
     });
   }
+  // A create answered with a uuid of no order it made: the pacts match any uuid, so only the
+  // states built on the run's orders can see it, and only the run's reference finds the orders.
+  mutations.push({
+    name: 'createOrder: every create answered with a uuid that names no order',
+    kind: 'foreign-uuid',
+    harmful: true,
+    scope: { operation: 'createOrder', version: 'any' },
+  });
   // Every operation of the table, a connection closed without an answer one request in 3: before
   // the vendor got it, or after it did the work (an order created or cancelled all the same).
   for (const operation of Object.keys(operations) as OperationName[]) {
