@@ -90,6 +90,22 @@ describe('the verifier against third-party targets', () => {
     }
   };
 
+  /** The same sample API behind the altering proxy with `alteration`, for `use`; both closed after. */
+  const behindProxy = async (alteration: Alteration, use: (url: string, api: SampleApi) => Promise<void>) => {
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const proxy = await startAlteringProxy(api.origin, alteration);
+    try {
+      await use(`${proxy.origin}/api`, api);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  };
+
+  /** A run `name` on the fixture pacts with the bound on creation cut to 2 s. */
+  const verifyQuick = (name: string, url: string) =>
+    verify(name, url, space.path('fixture-pacts'), ['--control', '--creation-timeout', '2000']);
+
   /** Every order run `name` created reads cancelled at `api`, its teardown saw no problem, its ledger is gone. */
   const expectSettled = async (run: Awaited<ReturnType<typeof verify>>, api: SampleApi, name: string) => {
     expect(run.report.teardown).toMatchObject({ open: 0, problems: [] });
@@ -108,24 +124,13 @@ describe('the verifier against third-party targets', () => {
     check: (run: Awaited<ReturnType<typeof verify>>) => void,
   ) => {
     let creates = 0;
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
-    const proxy = await startAlteringProxy(api.origin, {
-      ...alteration,
-      lose: ({ method, path }) =>
-        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined,
-    });
-    try {
-      const run = await verify(name, `${proxy.origin}/api`, space.path('fixture-pacts'), [
-        '--control',
-        '--creation-timeout',
-        '2000',
-      ]);
+    const lose: Alteration['lose'] = ({ method, path }) =>
+      method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined;
+    await behindProxy({ ...alteration, lose }, async (url, api) => {
+      const run = await verifyQuick(name, url);
       check(run);
       await expectSettled(run, api, name);
-    } finally {
-      await proxy.close();
-      await api.close();
-    }
+    });
   };
 
   describe('a sample-data set whose created orders never become readable, but which lists sample orders', () => {
@@ -628,19 +633,12 @@ describe('the verifier against third-party targets', () => {
     // Found by a front answering every create with a fresh uuid: no order became readable by it,
     // 18 states were "not verifiable here" on a green night, and the teardown crossed off 24
     // orders as never placed while 22 of them were open at the vendor.
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
-    const proxy = await startAlteringProxy(api.origin, {
-      response: (answer, request) =>
-        request.method === 'POST' && request.path === '/api/orders'
-          ? editJson(answer, (json) => ({ ...(json as object), uuid: randomUUID() }))
-          : undefined,
-    });
-    try {
-      const run = await verify('uuid-names-nothing', `${proxy.origin}/api`, space.path('fixture-pacts'), [
-        '--control',
-        '--creation-timeout',
-        '2000',
-      ]);
+    const foreignUuid: Alteration['response'] = (answer, request) =>
+      request.method === 'POST' && request.path === '/api/orders'
+        ? editJson(answer, (json) => ({ ...(json as object), uuid: randomUUID() }))
+        : undefined;
+    await behindProxy({ response: foreignUuid }, async (url, api) => {
+      const run = await verifyQuick('uuid-names-nothing', url);
       expect(run.code).toBe(1);
       expect(run.report.totals.notVerifiable).toBe(0);
       expect(run.verdict('v2', 'a request for an order by id')).toMatchObject({
@@ -651,10 +649,7 @@ describe('the verifier against third-party targets', () => {
       });
       expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
       expect(run.stdout).toMatch(/creates? whose uuid named no order: looking for orders with reference/);
-    } finally {
-      await proxy.close();
-      await api.close();
-    }
+    });
   });
 
   describe('a vendor that throttles teardown cancels for longer than their window', () => {
@@ -720,25 +715,17 @@ describe('the verifier against third-party targets', () => {
     moved: (request: ProxiedRequest) => boolean,
     use: (url: string, api: SampleApi, there: ProxiedRequest[]) => Promise<void>,
   ) => {
-    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
     const there: ProxiedRequest[] = [];
-    const proxy = await startAlteringProxy(api.origin, {
-      request: (request) => {
-        if (request.path.startsWith('/api/moved/')) {
-          there.push(request);
-          return { ...request, path: request.path.replace('/api/moved/', '/api/') };
-        }
-        if (!request.path.startsWith('/api/') || !moved(request)) return undefined;
-        const location = request.path.replace('/api/', '/api/moved/');
-        return { reply: { status: 308, headers: { location }, body: Buffer.alloc(0) } };
-      },
-    });
-    try {
-      await use(`${proxy.origin}/api`, api, there);
-    } finally {
-      await proxy.close();
-      await api.close();
-    }
+    const request: Alteration['request'] = (request) => {
+      if (request.path.startsWith('/api/moved/')) {
+        there.push(request);
+        return { ...request, path: request.path.replace('/api/moved/', '/api/') };
+      }
+      if (!request.path.startsWith('/api/') || !moved(request)) return undefined;
+      const location = request.path.replace('/api/', '/api/moved/');
+      return { reply: { status: 308, headers: { location }, body: Buffer.alloc(0) } };
+    };
+    await behindProxy({ request }, (url, api) => use(url, api, there));
   };
 
   it('fails every interaction of a vendor that moved its API behind a redirect, and follows none of them', async () => {
