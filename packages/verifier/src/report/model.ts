@@ -121,7 +121,10 @@ export function teardownText(teardown: Settlement): string {
     counts.length > 0
       ? `${counts.join(' and ')} in ${teardown.ledger ?? 'the ledger'} (run \`pnpm verify --cleanup\`)`
       : 'none left open';
-  return `Orders: ${teardown.created} created at the target${ends.length > 0 ? `: ${ends.join(', ')}` : ''}; ${open}.`;
+  const unledgered = teardown.unledgered
+    ? ` (${teardown.unledgered} of them made beyond what its creates answered, found by the run's reference)`
+    : '';
+  return `Orders: ${teardown.created} created at the target${unledgered}${ends.length > 0 ? `: ${ends.join(', ')}` : ''}; ${open}.`;
 }
 
 /** One group of the changes since the last run; `fails`: it makes the run fail, `known`: excused. */

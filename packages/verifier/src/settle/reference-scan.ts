@@ -1,13 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
-import { isJsonObject } from '@print-contracts/client/kit';
+import { isJsonObject, type JsonObject } from '@print-contracts/client/kit';
 import { summariesOf } from '../arrange/listed-orders.js';
 import { CLOCK_SKEW_MS, type LedgerEntry } from '../ledger/ledger.js';
-import type { TargetClients } from '../target/clients.js';
+import { reading, type TargetClients } from '../target/clients.js';
 import type { SettleContext } from './settle.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
 const MAX_SCAN_PAGES = 100;
+/** Cancels sent at most to an order the scan found, while it reads open after each. */
+const FOUND_CANCELS = 3;
+/** The reason every cancel of the teardown and cleanup gives. */
+export const CANCEL_REASON = 'Cleanup by the contract verifier';
 
 /**
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
@@ -56,27 +60,69 @@ async function scanGroups(
       continue;
     }
     say(`  ${many}: looking for orders with reference "${reference}" at ${target}`);
-    await scan(context, clients, entries, crossOff).catch((error: unknown) => {
+    await scan(context, clients, entries, { crossOff }).catch((error: unknown) => {
       say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
     });
   }
 }
 
 /**
+ * Open orders with the reference of `entries` that no entry of the ledger knows by its id or uuid (a
+ * target that made two orders of one create, say): looked for once per target and credential set,
+ * without waiting, and entered in the ledger, to be cancelled as the run's own. Says nothing when
+ * it finds nothing.
+ */
+export async function sweepUnledgered(context: SettleContext, entries: readonly LedgerEntry[]) {
+  const { ledger, say } = context;
+  const groups = new Map<string, LedgerEntry[]>();
+  for (const entry of entries) {
+    // A create the target refused made nothing to look for.
+    if (entry.embedded || !entry.reference || entry.outcome === 'not-created') continue;
+    const key = `${entry.target}|${entry.credential}|${entry.reference}`;
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  const found: LedgerEntry[] = [];
+  for (const members of groups.values()) {
+    const group = members as [LedgerEntry, ...LedgerEntry[]];
+    const [{ credential, version, reference }] = group;
+    const clients = context.clientsFor(group[0]);
+    if (!clients) continue;
+    const unknown = (order: JsonObject & { id: number }) => {
+      const source = "found by the run's reference, unknown to the ledger";
+      const key = ledger.creating(clients.target, { credential, version, source });
+      ledger.record('created', key, { uuid: typeof order.uuid === 'string' ? order.uuid : String(order.id) });
+      ledger.record('read', key, { id: order.id });
+      found.push(ledger.get(key) as LedgerEntry);
+    };
+    await scan(context, clients, group, { crossOff: false, unknown }).catch((error: unknown) => {
+      say(`  the sweep for orders with reference "${reference}" failed: ${(error as Error).message}`);
+    });
+  }
+  return found;
+}
+
+/** What a scan does with the orders it finds: cancels them (`unknown` absent) or hands those no entry knows to `unknown`. */
+interface ScanAim {
+  /** Crosses the entries off once the scan saw every order of their window. */
+  readonly crossOff: boolean;
+  readonly unknown?: (order: JsonObject & { id: number }) => void;
+}
+
+/**
  * Once `entries` are past their deadlines, reads the caller's orders since the first create in full
  * (the list shows no reference) and cancels those with their reference; crosses `entries` off when
- * nothing was missed.
+ * nothing was missed. A sweep for `unknown` orders waits for nothing and reads only those.
  */
 async function scan(
   { ledger, signal, say }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
-  crossOff: boolean,
+  { crossOff, unknown }: ScanAim,
 ): Promise<void> {
   const [{ reference, credential, version }] = entries;
   const client = clients.settling(credential, version);
   const wait = Math.max(...entries.map((entry) => Date.parse(entry.deadline) || 0)) - Date.now();
-  if (wait > 0) {
+  if (wait > 0 && !unknown) {
     say(`  waiting ${Math.ceil(wait / 1000)} s, until every create of the run has had its creation window…`);
     await sleep(wait, undefined, { signal });
   }
@@ -88,8 +134,10 @@ async function scan(
       .withReference(reference ?? '')
       .flatMap(({ id, uuid }) => [id ?? [], uuid?.toLowerCase() ?? []].flat()),
   );
+  const isOwn = (order: { id: number; uuid?: string | null }) =>
+    own.has(order.id) || own.has(order.uuid?.toLowerCase() ?? '');
   const ownBeforeWindow = (order: { id: number; uuid?: string | null; date: string }) =>
-    (own.has(order.id) || own.has(order.uuid?.toLowerCase() ?? '')) && Date.parse(order.date) < cutoff;
+    isOwn(order) && Date.parse(order.date) < cutoff;
   /** Orders listed but not read, being dated before the window. */
   const passed: { id: number }[] = [];
   let cancelled = 0;
@@ -102,11 +150,8 @@ async function scan(
   // Read unchecked, by the weakest signal (an id, a reference, a status): an answer that breaks the
   // contract is the replay's to judge, and must not keep the run's orders open.
   for (let page = 0, offset = 0; page < MAX_SCAN_PAGES && !end && repeated === undefined; page++) {
-    const answer = await client.sendUnchecked(
-      'listOrders',
-      { query: { limit: LIST_LIMIT_MAX, offset } },
-      { signal },
-    );
+    const query = { limit: LIST_LIMIT_MAX, offset };
+    const answer = await reading(() => client.sendUnchecked('listOrders', { query }, { signal }), signal);
     const listed = isJsonObject(answer) && Array.isArray(answer.orders) ? answer.orders.length : 0;
     const orders = summariesOf(answer);
     offset += listed;
@@ -121,12 +166,12 @@ async function scan(
     );
     const unread = [
       ...(cutoff === -Infinity ? passed.splice(0) : []),
-      ...recent.filter((order) => !read.has(order.id)),
+      ...recent.filter((order) => !read.has(order.id) && !(unknown && isOwn(order))),
     ];
     passed.push(...orders.filter((order) => !recent.includes(order)));
     for (const { id } of orders) read.add(id);
     const readOrder = (id: number) =>
-      client.sendUnchecked('getOrder', { id }, { signal }).then(
+      reading(() => client.sendUnchecked('getOrder', { id }, { signal }), signal).then(
         (order) => (isJsonObject(order) ? order : undefined),
         (error: unknown) => {
           if (isHttpError(error) && error.status === 404) return undefined;
@@ -140,18 +185,20 @@ async function scan(
         already++;
         continue;
       }
-      try {
-        await client.cancelOrder(id, 'Cleanup by the contract verifier', { signal });
+      if (unknown) {
+        unknown({ ...order, id });
         cancelled++;
-      } catch (error) {
-        // A cancel that got no answer, or one whose answer breaks the contract, may have been
-        // done: the order tells.
-        const now = await readOrder(id).catch(() => undefined);
-        if (now?.status === 'cancelled') {
-          cancelled++;
-          continue;
-        }
-        say(`  order ${id} carries "${reference}" but could not be cancelled: ${(error as Error).message}`);
+        continue;
+      }
+      const failure = await cancelFound(
+        id,
+        () => client.cancelOrder(id, CANCEL_REASON, { signal }),
+        readOrder,
+        signal,
+      );
+      if (failure === undefined) cancelled++;
+      else {
+        say(`  order ${id} carries "${reference}" but could not be cancelled: ${failure}`);
         complete = false;
       }
     }
@@ -168,10 +215,47 @@ async function scan(
     say(`  the scan stopped after ${MAX_SCAN_PAGES} pages of orders without reaching the end`);
     complete = false;
   }
+  if (unknown) {
+    if (cancelled > 0) {
+      say(
+        `  found ${cancelled} open orders with reference "${reference}" that no create of the run answered for: cancelling them too`,
+      );
+    }
+    return;
+  }
   say(`  found ${cancelled + already} orders with it: cancelled ${cancelled}, already cancelled ${already}`);
   if (!complete || !crossOff) return;
   for (const entry of entries) {
     const note = `scan found ${cancelled} to cancel`;
     ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
+  }
+}
+
+/**
+ * Cancels an order the scan found, and reads it back: one still open after a cancel (answered
+ * success, unusably, or not at all) is sent it again, twice at most, a second and two later.
+ * Returns why it stays open, or undefined.
+ */
+async function cancelFound(
+  id: number,
+  cancel: () => Promise<{ success: boolean }>,
+  readOrder: (id: number) => Promise<JsonObject | undefined>,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const why = await cancel().then(
+      ({ success }) => (success ? undefined : 'the cancel answered "success": false'),
+      (error: unknown) => (error as Error).message,
+    );
+    const status = (await readOrder(id).catch(() => undefined))?.status;
+    if (status === 'cancelled') return undefined;
+    // A cancel answered success stands unless the order reads with another status.
+    if (why === undefined && typeof status !== 'string') return undefined;
+    if (attempt === FOUND_CANCELS) {
+      return why ?? `it still reads ${JSON.stringify(status)} after ${attempt} cancels answered success`;
+    }
+    if (!(await sleep(1000 * attempt, true, { signal }).catch(() => false))) {
+      return why ?? 'the run was stopped';
+    }
   }
 }

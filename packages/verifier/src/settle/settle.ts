@@ -2,14 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bodyText, isHttpError, isResponseValidationError } from '@print-contracts/client';
 import { redact } from '@print-contracts/client/kit';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
-import { type TargetClients, unanswered } from '../target/clients.js';
+import { reading, type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
-import { scanUnresolved, sweepNotFound } from './reference-scan.js';
+import { CANCEL_REASON, scanUnresolved, sweepNotFound, sweepUnledgered } from './reference-scan.js';
 
 /** The settle stage's result: what the run created, and what is left of it. */
 export interface Settlement {
   /** Creates the run sent that the target did not refuse (arranged and replayed). */
   readonly created: number;
+  /** Of those, orders no create answered for, found open by the run's reference (a target that made two of one create). */
+  readonly unledgered: number;
   /** How the orders this run created ended, by outcome; those still open are not in it. */
   readonly ended: Readonly<Partial<Record<LedgerOutcome, number>>>;
   /** Orders still open in the ledger (this run's and earlier ones'). */
@@ -33,7 +35,6 @@ export interface SettleContext {
   readonly say: (line: string) => void;
 }
 
-const REASON = 'Cleanup by the contract verifier';
 const CREATION_FAILED = /fail/i;
 const CONCURRENCY = 8;
 /**
@@ -41,6 +42,8 @@ const CONCURRENCY = 8;
  * least its creation window (`--creation-timeout` when it was created), when that is shorter.
  */
 const MIN_CANCEL_WINDOW_MS = 60_000;
+/** Cancels sent at most to an order that reads open after each (answered success, or unusably). */
+const UNCONFIRMED_CANCELS = 3;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -56,6 +59,9 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   const { ledger } = context;
   const mine = () => ledger.open().filter((entry) => entry.run === ledger.run);
   const problems = await settleOrders(mine(), context);
+  // What the target made with the run's reference beyond what its creates answered: the run's too.
+  const unledgered = await sweepUnledgered(context, ledger.mine());
+  if (unledgered.length > 0) problems.push(...(await settleOrders(unledgered, context)));
   // The run's orders are all on its own target: embedded ones end with it.
   const gone = { outcome: 'gone', note: 'the embedded sample API ends with the run' } as const;
   for (const entry of mine()) {
@@ -73,6 +79,7 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   for (const { outcome } of created) if (outcome) ended[outcome] = (ended[outcome] ?? 0) + 1;
   return {
     created: created.length,
+    unledgered: unledgered.length,
     ended,
     open: ledger.open().length,
     openEarlier: ledger.open().filter((entry) => entry.run !== ledger.run).length,
@@ -118,10 +125,10 @@ type Ending = LedgerEvents['closed'] | string;
  * Cancels one order, by its id once known. A cancel the target answers 404 while the order does
  * not read (not created yet) is sent again until the order's ledger deadline; a throttled one is
  * retried by the transport until that deadline (at least a minute, or its creation window if
- * shorter), and one throttled for longer is sent once more within that floor. A cancel whose answer is
- * refused, breaks the schema or never comes is checked by reading the order back; one that got no
- * answer is sent again while the order reads open, until that deadline. Only what is still open
- * then is left to `--cleanup`.
+ * shorter), and one throttled for longer is sent once more within that floor. Every cancel is
+ * checked by reading the order back, a successful one too; one that got no answer is sent again
+ * while the order reads open, until that deadline, and one answered success or unusably while the
+ * order still reads open, twice more. Only what is still open then is left to `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
@@ -145,11 +152,34 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
    * target answered 404 (not created yet, or never), undefined when it gave no order.
    */
   const readOrder = () =>
-    client.sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() }).then(
-      (order) => order as { status?: unknown; id?: unknown } | undefined,
+    reading(
+      () => client.sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() }),
+      signal,
+    ).then(
+      (order) => order as { status?: unknown; id?: unknown; uuid?: unknown } | undefined,
       (failure: unknown) => (isHttpError(failure) && failure.status === 404 ? null : undefined),
     );
   const readBack = async () => (await readOrder())?.status;
+  /**
+   * The status this order reads with when that is not "cancelled": an order known to be this one
+   * (by its id or uuid; a sample-data set answers its own sample for any id), else undefined.
+   */
+  const stillOpen = async () => {
+    const order = await readOrder();
+    if (typeof order?.status !== 'string' || order.status === 'cancelled') return undefined;
+    const same =
+      (entry.id !== undefined && order.id === entry.id) ||
+      (typeof order.uuid === 'string' && order.uuid.toLowerCase() === uuid.toLowerCase());
+    return same ? order.status : undefined;
+  };
+  /** Cancels sent that the order did not bear out (it still read open after them). */
+  let unconfirmed = 0;
+  /** Whether the cancel is sent again after one the order did not bear out: twice more, a second and two later. */
+  const sendAgain = async () => {
+    const pause = 1000 * ++unconfirmed;
+    if (unconfirmed >= UNCONFIRMED_CANCELS || Date.now() + pause > cancelEnds) return false;
+    return sleep(pause, true, { signal }).catch(() => false);
+  };
   const creationEnds = Date.parse(entry.deadline) || Date.now();
   const cancelEnds = deadline();
   /**
@@ -177,8 +207,15 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   let throttled = false;
   for (let pause = 25; ; pause = Math.min(context.pollIntervalMs, pause * 2)) {
     try {
-      const { success } = await client.cancelOrder(ref, REASON, { signal, deadline: deadline() });
-      if (success) return { outcome: 'cancelled' };
+      const { success } = await client.cancelOrder(ref, CANCEL_REASON, { signal, deadline: deadline() });
+      if (success) {
+        // The vendor's word, checked: this order reading open after it was not cancelled.
+        const status = await stillOpen();
+        if (status === undefined) return { outcome: 'cancelled' };
+        if (await sendAgain()) continue;
+        const cancels = unconfirmed === 1 ? 'a cancel' : `${unconfirmed} cancels`;
+        return `the order still reads with status ${JSON.stringify(status)} after ${cancels} answered "success": true`;
+      }
       // The target says it did not cancel: the order tells.
       const status = await readBack();
       return status === 'cancelled'
@@ -186,10 +223,16 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         : `the cancel answered "success": false and the order reads with status ${JSON.stringify(status)}`;
     } catch (error) {
       if (isResponseValidationError(error)) {
-        // The target took the cancel (2xx) but its answer breaks the contract: the order tells.
-        return (await readBack()) === 'cancelled'
-          ? { outcome: 'cancelled', note: 'found cancelled; the answer to the cancel broke the contract' }
-          : `the answer to the cancel broke the contract and the order does not read cancelled: ${message(error)}`;
+        // The target answered 2xx with something unusable (a maintenance page, say): the order
+        // tells, and one not cancelled is sent the cancel again, whose answer may say more.
+        if ((await readBack()) === 'cancelled') {
+          return {
+            outcome: 'cancelled',
+            note: 'found cancelled; the answer to the cancel broke the contract',
+          };
+        }
+        if (await sendAgain()) continue;
+        return `the answer to the cancel broke the contract and the order does not read cancelled: ${message(error)}`;
       }
       if (unanswered(error, signal)) {
         // The cancel may have been done, or never have arrived: the order tells. One that still

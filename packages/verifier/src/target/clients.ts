@@ -1,4 +1,10 @@
-import { type ApiVersion, isTransportError, OrdersClient } from '@print-contracts/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type ApiVersion,
+  isResponseValidationError,
+  isTransportError,
+  OrdersClient,
+} from '@print-contracts/client';
 import { Agent, type Dispatcher } from 'undici';
 import { ExchangeRecorder } from '../record/recorder.js';
 import type { CredentialRole, Target } from './target.js';
@@ -80,3 +86,22 @@ export class TargetClients {
  */
 export const unanswered = (error: unknown, signal: AbortSignal): boolean =>
   isTransportError(error) && error.failure !== 'aborted' && !signal.aborted;
+
+/** Reads a settling read makes at most while the target's answer is unusable. */
+const UNUSABLE_READS = 3;
+
+/**
+ * A settling read, made again (up to 3 times, a little later each time) while the target answers
+ * it with something unusable (a 2xx that is not JSON, a maintenance page): what the run created
+ * is decided by the target's orders, not by one bad answer. Any other failure is the caller's.
+ */
+export async function reading<T>(read: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= UNUSABLE_READS || !isResponseValidationError(error)) throw error;
+      if (!(await sleep(250 * attempt, true, { signal }).catch(() => false))) throw error;
+    }
+  }
+}
