@@ -167,9 +167,9 @@ const withoutQueryKey = (path: string, key: string) => {
  * The stand-in's change for one mutation: a proxy alteration that touches only requests of the
  * mutation's operation and version (method, path pattern, version header) and leaves the
  * control surface alone. Latency is the sample API's own fault rule (`latencyMs`): the proxy's
- * hooks answer at once.
+ * hooks answer at once. `target` (the origin the proxy fronts) receives the second of a twin create.
  */
-export function alterationOf(mutation: Mutation): Alteration {
+export function alterationOf(mutation: Mutation, target?: string): Alteration {
   switch (mutation.kind) {
     case 'rename':
     case 'retype':
@@ -332,6 +332,46 @@ export function alterationOf(mutation: Mutation): Alteration {
                 path: `${request.path.split('?')[0]}?${listQuery(request.path, mutation.pageAtMost)}`,
               }
             : undefined,
+      };
+    case 'maintenance-page': {
+      let count = 0;
+      const page = Buffer.from('<!doctype html><html><body><h1>Down for maintenance</h1></body></html>');
+      return {
+        request: (request) =>
+          inScope(mutation, request) && ++count % mutation.every === 0
+            ? { reply: { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: page } }
+            : undefined,
+      };
+    }
+    case 'cancel-ignored':
+      return {
+        request: (request) =>
+          inScope(mutation, request)
+            ? {
+                reply: {
+                  status: 200,
+                  headers: { 'content-type': 'application/json' },
+                  body: Buffer.from(JSON.stringify({ success: true })),
+                },
+              }
+            : undefined,
+      };
+    case 'twin-create':
+      return {
+        request: (request) => {
+          if (target === undefined || !inScope(mutation, request)) return undefined;
+          // The vendor makes the order twice: a second, identical create reaches it directly.
+          const { host, connection, 'content-length': length, ...headers } = request.headers;
+          const copied = Object.entries(headers).map(([name, value]): [string, string] => [
+            name,
+            String(value),
+          ]);
+          const body = new Uint8Array(request.body);
+          void fetch(`${target}${request.path}`, { method: request.method, headers: copied, body }).catch(
+            () => undefined,
+          );
+          return undefined;
+        },
       };
     case 'latency':
       return {};

@@ -17,6 +17,8 @@ export const BEHAVIOUR_KINDS = [
   'version-header',
   'redirect',
   'foreign-uuid',
+  'maintenance-page',
+  'cancel-ignored',
 ] as const;
 export const HARMLESS_KINDS = [
   'added-field',
@@ -29,6 +31,7 @@ export const HARMLESS_KINDS = [
   'byte-order-mark',
   'documented-null',
   'page-size',
+  'twin-create',
 ] as const;
 /**
  * Answers the vendor never gave: the run may say "target unavailable" where a replayed
@@ -70,7 +73,8 @@ export type Mutation = {
   | { readonly kind: 'lost-answer'; readonly when: 'before' | 'after'; readonly every: number }
   | { readonly kind: 'redirect'; readonly movedTo: string }
   | { readonly kind: 'page-size'; readonly pageAtMost: number }
-  | { readonly kind: 'foreign-uuid' }
+  | { readonly kind: 'foreign-uuid' | 'cancel-ignored' | 'twin-create' }
+  | { readonly kind: 'maintenance-page'; readonly every: number }
 );
 
 /** Where a vendor that moved an operation behind a redirect serves it now (`/api/orders` → `/api/moved/orders`). */
@@ -341,6 +345,37 @@ export function generateMutations(
     name: 'createOrder: every create answered with a uuid that names no order',
     kind: 'foreign-uuid',
     harmful: true,
+    scope: { operation: 'createOrder', version: 'any' },
+  });
+  // Every operation of the table answered 200 with an HTML maintenance page, one request in 2: a
+  // contract that pins a field or an error status of the operation must fail; one that pins
+  // neither (the update, whose answer the vendor does not document) must stay green. Either way
+  // the stages that settle the run must read and cancel through it.
+  const answerPinned = (operation: OperationName) =>
+    fields.some((field) => field.operation === operation) ||
+    versions.some((version) => [...seen.statuses(operation, version)].some((status) => status >= 300));
+  for (const operation of Object.keys(operations) as OperationName[]) {
+    mutations.push({
+      name: `${operation}: one request in 2 answered 200 with an HTML maintenance page`,
+      kind: 'maintenance-page',
+      harmful: answerPinned(operation),
+      scope: { operation, version: 'any' },
+      every: 2,
+    });
+  }
+  // A cancel answered success that the vendor never does: the contracts see the answers, and the
+  // teardown must not believe them (its orders stay in the ledger, said, never "none left open").
+  mutations.push({
+    name: 'cancelOrder: every cancel answered {"success": true} and not done',
+    kind: 'cancel-ignored',
+    harmful: true,
+    scope: { operation: 'cancelOrder', version: 'any' },
+  });
+  // Every create made twice by the vendor: no contract sees it; the run's reference finds the twins.
+  mutations.push({
+    name: 'createOrder: every create made twice by the vendor',
+    kind: 'twin-create',
+    harmful: false,
     scope: { operation: 'createOrder', version: 'any' },
   });
   // Every operation of the table, a connection closed without an answer one request in 3: before

@@ -53,6 +53,8 @@ export interface MutationResult {
   readonly leftOpen: boolean;
   /** The run's ledger still lists an order it did not settle (the kit's word). */
   readonly ledgerKept: boolean;
+  /** More orders open at the sample API than the run's report says are open: left open unsaid. */
+  readonly unsaid: boolean;
   readonly seconds: number;
 }
 
@@ -97,7 +99,7 @@ export async function verifyStandIn(
     ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: mutation.latencyMs }] } : {}),
   });
   const openBefore = new Set(await openOrders(api));
-  const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation) : {});
+  const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation, api.origin) : {});
   const dir = join(options.work, `run-${++runs}`);
   await mkdir(dir, { recursive: true });
   const [main, other] = api.credentials;
@@ -226,6 +228,7 @@ export async function runMutations(
         changed: changedVerdicts(reference?.report, run.report),
         leftOpen: run.leftOpen > 0,
         ledgerKept: run.ledgerKept,
+        unsaid: run.leftOpen > (run.report?.teardown.open ?? 0),
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };
       results[index] = result;

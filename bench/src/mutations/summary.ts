@@ -39,6 +39,7 @@ export function figures(results: readonly MutationResult[]) {
     unavailable: count('unavailable'),
     leftOpen: results.filter((result) => result.leftOpen),
     ledgerKept: results.filter((result) => result.ledgerKept),
+    unsaid: results.filter((result) => result.unsaid),
     catchRate: percent(count('caught').length, harmful.length),
     falseAlarmRate: percent(falseAlarms.length, harmless.length),
   };
@@ -85,6 +86,7 @@ export function renderSection(summary: MutationSummary): string {
     `| runs that ended 2 or 3 (neither) | ${f.neither.length} |`,
     `| runs that left an order they created open at the sample API | ${names(f.leftOpen)} |`,
     `| runs whose ledger kept an order it did not settle | ${names(f.ledgerKept)} |`,
+    `| runs that left more orders open than their report says (unsaid) | ${names(f.unsaid)} |`,
     '',
     `### Missed (${f.missed.length})`,
     '',

@@ -42,7 +42,7 @@ const CONCURRENCY = 8;
  * least its creation window (`--creation-timeout` when it was created), when that is shorter.
  */
 const MIN_CANCEL_WINDOW_MS = 60_000;
-/** Cancels sent at most to an order that reads open after each (answered success, or unusably). */
+/** Cancels sent at most to an order that still reads open after each answered success. */
 const UNCONFIRMED_CANCELS = 3;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -126,9 +126,10 @@ type Ending = LedgerEvents['closed'] | string;
  * not read (not created yet) is sent again until the order's ledger deadline; a throttled one is
  * retried by the transport until that deadline (at least a minute, or its creation window if
  * shorter), and one throttled for longer is sent once more within that floor. Every cancel is
- * checked by reading the order back, a successful one too; one that got no answer is sent again
- * while the order reads open, until that deadline, and one answered success or unusably while the
- * order still reads open, twice more. Only what is still open then is left to `--cleanup`.
+ * checked by reading the order back, a successful one too; one that got no answer, or an unusable
+ * one, is sent again while the order does not read cancelled, until that deadline, and one answered
+ * success while the order still reads open, twice more. Only what is still open then is left to
+ * `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
@@ -172,9 +173,9 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       (typeof order.uuid === 'string' && order.uuid.toLowerCase() === uuid.toLowerCase());
     return same ? order.status : undefined;
   };
-  /** Cancels sent that the order did not bear out (it still read open after them). */
+  /** Cancels answered success that the order did not bear out (it still read open after them). */
   let unconfirmed = 0;
-  /** Whether the cancel is sent again after one the order did not bear out: twice more, a second and two later. */
+  /** Whether the cancel is sent again after a success the order did not bear out: twice more, a second and two later. */
   const sendAgain = async () => {
     const pause = 1000 * ++unconfirmed;
     if (unconfirmed >= UNCONFIRMED_CANCELS || Date.now() + pause > cancelEnds) return false;
@@ -224,14 +225,16 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     } catch (error) {
       if (isResponseValidationError(error)) {
         // The target answered 2xx with something unusable (a maintenance page, say): the order
-        // tells, and one not cancelled is sent the cancel again, whose answer may say more.
+        // tells, and one not cancelled is sent the cancel again, as one that got no answer, until
+        // the window ends; a later answer may say more.
         if ((await readBack()) === 'cancelled') {
           return {
             outcome: 'cancelled',
             note: 'found cancelled; the answer to the cancel broke the contract',
           };
         }
-        if (await sendAgain()) continue;
+        const again = Date.now() + pause < cancelEnds;
+        if (again && (await sleep(pause, true, { signal }).catch(() => false))) continue;
         return `the answer to the cancel broke the contract and the order does not read cancelled: ${message(error)}`;
       }
       if (unanswered(error, signal)) {
