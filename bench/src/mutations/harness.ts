@@ -2,7 +2,7 @@ import { access, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiVersion, ENV, OrdersClient } from '@print-contracts/client';
-import { providerName } from '@print-contracts/client/kit';
+import { documentedBody, providerName } from '@print-contracts/client/kit';
 import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
 import { captureIo, startAlteringProxy } from '@print-contracts/test-support';
 import {
@@ -98,6 +98,7 @@ export async function verifyStandIn(
     processingDelayMs: PROCESSING_MS,
     ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: mutation.latencyMs }] } : {}),
   });
+  await addOrders(api);
   const openBefore = new Set(await openOrders(api));
   const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation, api.origin) : {});
   const dir = join(options.work, `run-${++runs}`);
@@ -144,6 +145,27 @@ export async function verifyStandIn(
 }
 
 /** `user:id` of every order each credential set of the sample API holds open. */
+/**
+ * Orders each credential set gets before a run, beyond the sample API's seeds: the list then runs
+ * past the pacts' page at limit 10, offset 10 before the run creates anything, so a vendor that
+ * ignores `limit` is visible there however far the run's own creates have got.
+ */
+export const EXTRA_ORDERS = 10;
+
+async function addOrders(api: SampleApi): Promise<void> {
+  for (const credentials of api.credentials) {
+    const client = new OrdersClient({ baseUrl: api.url, ...credentials, apiVersion: 'v2' });
+    try {
+      const body = { ...documentedBody('createOrder'), testOrder: true };
+      await Promise.all(Array.from({ length: EXTRA_ORDERS }, () => client.createOrder(body)));
+    } finally {
+      await client.close();
+    }
+  }
+  // An order lists once processed.
+  await sleep(2 * PROCESSING_MS);
+}
+
 async function openOrders(api: SampleApi): Promise<string[]> {
   const open: string[] = [];
   for (const credentials of api.credentials) {

@@ -1,4 +1,4 @@
-import type { MutationResult } from './harness.js';
+import { EXTRA_ORDERS, type MutationResult } from './harness.js';
 
 /** RESULTS.md keeps the harness's section between these lines; `pnpm bench` carries it over. */
 export const SECTION_START = '<!-- mutation-harness:start -->';
@@ -64,7 +64,8 @@ export function renderSection(summary: MutationSummary): string {
     '## Mutation harness',
     '',
     `Written by \`pnpm bench --mutations\` (bench/src/mutations/) on ${summary.date}: ${summary.results.length} mutations,`,
-    `each verified in-process (\`--base-url … --mode sample --control\`) against a fresh sample API behind an altering proxy,`,
+    `each verified in-process (\`--base-url … --mode sample --control\`) against a fresh sample API behind an altering proxy`,
+    `(its seed orders and ${EXTRA_ORDERS} more per credential set, made before the run: the list runs past the pacts' page at limit 10, offset 10),`,
     `${summary.concurrency} at a time, in ${Math.round(summary.seconds)} s. Caught: exit 1; green: exit 0; an exit 2 or 3 is neither.`,
     'A mutation that loses answers is judged by its verdicts: "target unavailable" is honest for a replay whose answer',
     'never came (exit 3, or 1 as a regression against the baseline); a FAILED verdict is a false alarm.',
@@ -84,7 +85,7 @@ export function renderSection(summary: MutationSummary): string {
     `| harmless changes that failed the run (false-alarm rate) | ${f.falseAlarms.length} of ${f.harmless} (${f.falseAlarmRate}) |`,
     `| runs that lost answers: green, unavailable, FAILED (false alarm) | ${lostBy('green')}, ${lostBy('unavailable')}, ${lostBy('false alarm')} of ${f.lost.length} |`,
     `| runs that ended 2 or 3 (neither) | ${f.neither.length} |`,
-    `| runs that left an order they created open at the sample API | ${names(f.leftOpen)} |`,
+    `| runs that left an order they created open at the sample API (only a vendor that never cancels may) | ${names(f.leftOpen)} |`,
     `| runs whose ledger kept an order it did not settle | ${names(f.ledgerKept)} |`,
     `| runs that left more orders open than their report says (unsaid) | ${names(f.unsaid)} |`,
     '',
