@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { generateMutations } from './src/mutations/generate.js';
-import { readPacts, runMutations } from './src/mutations/harness.js';
+import { EXTRA_ORDERS, readPacts, runMutations } from './src/mutations/harness.js';
 import { type MutationSummary, renderSection, withSection } from './src/mutations/summary.js';
 
 const BENCH = fileURLToPath(new URL('./', import.meta.url));
@@ -41,6 +41,7 @@ it('the mutation harness verifies every generated mutation against its own stand
       seconds: Number(process.hrtime.bigint() - started) / 1e9,
       concurrency,
       baseline,
+      extraOrders: EXTRA_ORDERS,
       fields: generated.fields.length,
       skipped: generated.skipped.length,
       byKind,

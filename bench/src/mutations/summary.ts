@@ -1,4 +1,4 @@
-import { EXTRA_ORDERS, type MutationResult } from './harness.js';
+import type { MutationResult } from './harness.js';
 
 /** RESULTS.md keeps the harness's section between these lines; `pnpm bench` carries it over. */
 export const SECTION_START = '<!-- mutation-harness:start -->';
@@ -10,6 +10,8 @@ export interface MutationSummary {
   readonly concurrency: number;
   /** Whether the verifier took a baseline (the unaltered stand-in's report) on each run. */
   readonly baseline: boolean;
+  /** Orders each credential set of a stand-in held beyond its seeds before the run. */
+  readonly extraOrders: number;
   readonly fields: number;
   readonly skipped: number;
   readonly byKind: Readonly<Record<string, number>>;
@@ -65,7 +67,7 @@ export function renderSection(summary: MutationSummary): string {
     '',
     `Written by \`pnpm bench --mutations\` (bench/src/mutations/) on ${summary.date}: ${summary.results.length} mutations,`,
     `each verified in-process (\`--base-url … --mode sample --control\`) against a fresh sample API behind an altering proxy`,
-    `(its seed orders and ${EXTRA_ORDERS} more per credential set, made before the run: the list runs past the pacts' page at limit 10, offset 10),`,
+    `(its seed orders and ${summary.extraOrders} more per credential set, made before the run: the list runs past the pacts' page at limit 10, offset 10),`,
     `${summary.concurrency} at a time, in ${Math.round(summary.seconds)} s. Caught: exit 1; green: exit 0; an exit 2 or 3 is neither.`,
     'A mutation that loses answers is judged by its verdicts: "target unavailable" is honest for a replay whose answer',
     'never came (exit 3, or 1 as a regression against the baseline); a FAILED verdict is a false alarm.',

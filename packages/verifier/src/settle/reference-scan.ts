@@ -12,6 +12,8 @@ const MAX_SCAN_PAGES = 100;
 const FOUND_CANCELS = 3;
 /** The reason every cancel of the teardown and cleanup gives. */
 export const CANCEL_REASON = 'Cleanup by the contract verifier';
+/** The documented status of an order a cancel ends: one that still reads so was not cancelled. */
+export const OPEN_STATUS = 'in-progress';
 
 /**
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
@@ -249,8 +251,8 @@ async function cancelFound(
     );
     const status = (await readOrder(id).catch(() => undefined))?.status;
     if (status === 'cancelled') return undefined;
-    // A cancel answered success stands unless the order reads with another status.
-    if (why === undefined && typeof status !== 'string') return undefined;
+    // A cancel answered success stands unless the order still reads in progress.
+    if (why === undefined && status !== OPEN_STATUS) return undefined;
     if (attempt === FOUND_CANCELS) {
       return why ?? `it still reads ${JSON.stringify(status)} after ${attempt} cancels answered success`;
     }

@@ -4,7 +4,13 @@ import { redact } from '@print-contracts/client/kit';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
 import { reading, type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
-import { CANCEL_REASON, scanUnresolved, sweepNotFound, sweepUnledgered } from './reference-scan.js';
+import {
+  CANCEL_REASON,
+  OPEN_STATUS,
+  scanUnresolved,
+  sweepNotFound,
+  sweepUnledgered,
+} from './reference-scan.js';
 
 /** The settle stage's result: what the run created, and what is left of it. */
 export interface Settlement {
@@ -162,12 +168,13 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     );
   const readBack = async () => (await readOrder())?.status;
   /**
-   * The status this order reads with when that is not "cancelled": an order known to be this one
-   * (by its id or uuid; a sample-data set answers its own sample for any id), else undefined.
+   * "in-progress" when this order still reads so: an order known to be this one (by its id or
+   * uuid; a sample-data set answers its own sample for any id), in the documented status a cancel
+   * ends. Any other answer (a status spelt anew, say) leaves the cancel's success standing.
    */
   const stillOpen = async () => {
     const order = await readOrder();
-    if (typeof order?.status !== 'string' || order.status === 'cancelled') return undefined;
+    if (order?.status !== OPEN_STATUS) return undefined;
     const same =
       (entry.id !== undefined && order.id === entry.id) ||
       (typeof order.uuid === 'string' && order.uuid.toLowerCase() === uuid.toLowerCase());
