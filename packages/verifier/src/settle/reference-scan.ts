@@ -86,11 +86,12 @@ export async function sweepUnledgered(context: SettleContext, entries: readonly 
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
   const found: LedgerEntry[] = [];
-  for (const members of groups.values()) {
+  // One sweep per credential set, side by side: each is a list walk of its own.
+  const sweep = async (members: LedgerEntry[]) => {
     const group = members as [LedgerEntry, ...LedgerEntry[]];
     const [{ credential, version, reference }] = group;
     const clients = context.clientsFor(group[0]);
-    if (!clients) continue;
+    if (!clients) return;
     const unknown = (order: JsonObject & { id: number }) => {
       const source = "found by the run's reference, unknown to the ledger";
       const key = ledger.creating(clients.target, { credential, version, source });
@@ -101,7 +102,8 @@ export async function sweepUnledgered(context: SettleContext, entries: readonly 
     await scan(context, clients, group, { crossOff: false, unknown }).catch((error: unknown) => {
       say(`  the sweep for orders with reference "${reference}" failed: ${(error as Error).message}`);
     });
-  }
+  };
+  await Promise.all([...groups.values()].map(sweep));
   return found;
 }
 
