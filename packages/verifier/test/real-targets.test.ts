@@ -102,9 +102,11 @@ describe('the verifier against third-party targets', () => {
     }
   };
 
-  /** A run `name` on the fixture pacts with the bound on creation cut to 2 s. */
+  /** A run `name` on the fixture pacts with the bound on creation cut to 2 s, and polls (and pauses between cancels) to 100 ms. */
   const verifyQuick = (name: string, url: string) =>
-    verify(name, url, space.path('fixture-pacts'), ['--control', '--creation-timeout', '2000']);
+    verify(name, url, space.path('fixture-pacts'), [
+      ...['--control', '--creation-timeout', '2000', '--poll-interval', '100'],
+    ]);
 
   /** Every order run `name` created reads cancelled at `api`, its teardown saw no problem, its ledger is gone. */
   const expectSettled = async (run: Awaited<ReturnType<typeof verify>>, api: SampleApi, name: string) => {
@@ -346,7 +348,8 @@ describe('the verifier against third-party targets', () => {
         answer: (seen) => (seen.method === 'DELETE' && refuses.test(seen.path) ? refusal : undefined),
       });
       try {
-        const run = await verify(name, counted.url, pact, ['--control', '--creation-timeout', '5000']);
+        const extra = ['--control', '--creation-timeout', '5000', '--poll-interval', '100'];
+        const run = await verify(name, counted.url, pact, extra);
         const open = (await ordersOf(api)).filter((order) => order.status !== 'cancelled');
         return { ...run, open, ledger: existsSync(space.path(`${name}/verify-ledger.jsonl`)) };
       } finally {

@@ -120,7 +120,7 @@ interface ScanAim {
  * nothing was missed. A sweep for `unknown` orders waits for nothing and reads only those.
  */
 async function scan(
-  { ledger, signal, say }: SettleContext,
+  { ledger, signal, say, pollIntervalMs }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
   { crossOff, unknown }: ScanAim,
@@ -202,7 +202,7 @@ async function scan(
         id,
         () => client.cancelOrder(id, CANCEL_REASON, { signal }),
         readOrder,
-        signal,
+        { signal, pollIntervalMs },
       );
       if (failure === undefined) cancelled++;
       else {
@@ -241,14 +241,14 @@ async function scan(
 
 /**
  * Cancels an order the scan found, and reads it back: one still open after a cancel (answered
- * success, unusably, or not at all) is sent it again, twice at most, a second and two later.
+ * success, unusably, or not at all) is sent it again, twice at most, one poll interval and two later.
  * Returns why it stays open, or undefined.
  */
 async function cancelFound(
   id: number,
   cancel: () => Promise<{ success: boolean }>,
   readOrder: (id: number) => Promise<JsonObject | undefined>,
-  signal: AbortSignal,
+  { signal, pollIntervalMs }: Pick<SettleContext, 'signal' | 'pollIntervalMs'>,
 ): Promise<string | undefined> {
   for (let attempt = 1; ; attempt++) {
     const why = await cancel().then(
@@ -262,7 +262,7 @@ async function cancelFound(
     if (attempt === FOUND_CANCELS) {
       return why ?? `it still reads ${JSON.stringify(status)} after ${attempt} cancels answered success`;
     }
-    if (!(await sleep(1000 * attempt, true, { signal }).catch(() => false))) {
+    if (!(await sleep(pollIntervalMs * attempt, true, { signal }).catch(() => false))) {
       return why ?? 'the run was stopped';
     }
   }

@@ -182,9 +182,12 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   };
   /** Cancels answered success that the order did not bear out (it still read open after them). */
   let unconfirmed = 0;
-  /** Whether the cancel is sent again after a success the order did not bear out: twice more, a second and two later. */
+  /**
+   * Whether the cancel is sent again after a success the order did not bear out: twice more, one
+   * poll interval and two later (a second and two, by default).
+   */
   const sendAgain = async () => {
-    const pause = 1000 * ++unconfirmed;
+    const pause = context.pollIntervalMs * ++unconfirmed;
     if (unconfirmed >= UNCONFIRMED_CANCELS || Date.now() + pause > cancelEnds) return false;
     return sleep(pause, true, { signal }).catch(() => false);
   };
