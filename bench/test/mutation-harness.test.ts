@@ -276,6 +276,8 @@ describe('the mutation harness on a sample', { timeout: 180_000 }, () => {
       concurrency: 2,
       // A failed creation's 404 is told apart after this bound: short here, still far above 50 ms.
       creationTimeoutMs: 8_000,
+      // The sample has no mutation of `limit`, the one the extra orders are for.
+      extraOrders: 0,
     });
     const expected: Record<string, string> = Object.fromEntries([
       ...SAMPLE.caught.map((name) => [name, 'caught']),

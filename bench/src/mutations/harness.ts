@@ -78,6 +78,8 @@ export interface HarnessOptions {
    * and each request's retry budget. The sample API processes an order in 50 ms.
    */
   readonly creationTimeoutMs?: number;
+  /** Orders each credential set gets before a run, beyond the seeds (default `EXTRA_ORDERS`). */
+  readonly extraOrders?: number;
 }
 
 let runs = 0;
@@ -98,7 +100,7 @@ export async function verifyStandIn(
     processingDelayMs: PROCESSING_MS,
     ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: mutation.latencyMs }] } : {}),
   });
-  await addOrders(api);
+  await addOrders(api, options.extraOrders ?? EXTRA_ORDERS);
   const openBefore = new Set(await openOrders(api));
   const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation, api.origin) : {});
   const dir = join(options.work, `run-${++runs}`);
@@ -152,12 +154,13 @@ export async function verifyStandIn(
  */
 export const EXTRA_ORDERS = 10;
 
-async function addOrders(api: SampleApi): Promise<void> {
+async function addOrders(api: SampleApi, count: number): Promise<void> {
+  if (count === 0) return;
   for (const credentials of api.credentials) {
     const client = new OrdersClient({ baseUrl: api.url, ...credentials, apiVersion: 'v2' });
     try {
       const body = { ...documentedBody('createOrder'), testOrder: true };
-      await Promise.all(Array.from({ length: EXTRA_ORDERS }, () => client.createOrder(body)));
+      await Promise.all(Array.from({ length: count }, () => client.createOrder(body)));
     } finally {
       await client.close();
     }
