@@ -121,9 +121,20 @@ describe('the verify command stopped mid-run', () => {
     run.child.kill('SIGKILL');
     await run.done;
     await held?.close();
-    // The list cannot be read: the orders without a uuid cannot be looked for.
+    // The list cannot be read (the front the run went through is gone, and the API's list answers
+    // 503): the orders without a uuid cannot be looked for. A refused connection is retried for
+    // the whole bound on waiting, per scan: 2 s here.
     api.setFaults([{ operation: 'listOrders', status: 503 }]);
-    const cleanup = await runCli(['--cleanup', '--report-dir', reports, '--poll-interval', '100'], {
+    const flags = [
+      '--cleanup',
+      '--report-dir',
+      reports,
+      '--poll-interval',
+      '100',
+      '--creation-timeout',
+      '2000',
+    ];
+    const cleanup = await runCli(flags, {
       cwd: space.dir,
       env: cliEnv(credentialEnv(api)),
     });
