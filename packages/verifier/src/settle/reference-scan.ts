@@ -8,8 +8,8 @@ import type { SettleContext } from './settle.js';
 
 /** How many pages of orders a scan reads at most (50 orders each). */
 const MAX_SCAN_PAGES = 100;
-/** Orders a scan reads at once. */
-const READS_AT_ONCE = 8;
+/** Requests the teardown has in flight at once: cancels, and the scan's reads. */
+const AT_ONCE = 8;
 /** Cancels sent at most to an order the scan found, while it reads open after each. */
 const FOUND_CANCELS = 3;
 /** The reason every cancel of the teardown and cleanup gives. */
@@ -268,8 +268,8 @@ async function cancelFound(
   }
 }
 
-/** `each` of `items`, at most `READS_AT_ONCE` at a time; the results in the items' order. */
-async function pooled<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
+/** `each` of `items`, at most `AT_ONCE` at a time; the results in the items' order. */
+export async function pooled<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   let next = 0;
   const worker = async () => {
@@ -277,6 +277,6 @@ async function pooled<T, R>(items: readonly T[], each: (item: T) => Promise<R>):
       results[index] = await each(items[index] as T);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, items.length) }, worker));
   return results;
 }

@@ -7,6 +7,7 @@ import { setControlState } from '../target/control-surface.js';
 import {
   CANCEL_REASON,
   OPEN_STATUS,
+  pooled,
   scanUnresolved,
   sweepNotFound,
   sweepUnledgered,
@@ -42,7 +43,6 @@ export interface SettleContext {
 }
 
 const CREATION_FAILED = /fail/i;
-const CONCURRENCY = 8;
 /**
  * A cancel is retried at least this long, even for an order whose ledger deadline has passed; at
  * least its creation window (`--creation-timeout` when it was created), when that is shorter.
@@ -102,19 +102,18 @@ export async function settleOrders(
   entries: readonly LedgerEntry[],
   context: SettleContext,
 ): Promise<string[]> {
-  const problems: string[] = [];
-  const queue = entries.filter((entry) => entry.uuid !== undefined);
-  const worker = async () => {
-    for (let entry = queue.shift(); entry; entry = queue.shift()) {
+  const settled = await pooled(
+    entries.filter((entry) => entry.uuid !== undefined),
+    async (entry) => {
       const problem = await settleOne(entry, entry.uuid as string, context)
         .then((ending) =>
           typeof ending === 'string' ? ending : context.ledger.record('closed', entry.key, ending),
         )
         .catch(message);
-      if (problem) problems.push(redact(`${describeEntry(entry)}: ${problem}`, context.secrets));
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      return problem ? [redact(`${describeEntry(entry)}: ${problem}`, context.secrets)] : [];
+    },
+  );
+  const problems = settled.flat();
   const keys = new Set(entries.map((entry) => entry.key));
   await scanUnresolved(context, (entry) => keys.has(entry.key));
   await sweepNotFound(
