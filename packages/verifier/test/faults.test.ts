@@ -93,6 +93,7 @@ describe('the verifier against a target with faults on GET /orders', { timeout: 
       api.setFaults([{ operation: 'listOrders', ...rule }]);
       const reports = space.path(`fault-${index}`);
       const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+      const started = performance.now();
       const code = await runVerify(
         verifyArgs({
           baseUrl: api.url,
@@ -105,6 +106,7 @@ describe('the verifier against a target with faults on GET /orders', { timeout: 
         }),
         output.io,
       );
+      const elapsedMs = performance.now() - started;
       api.setFaults([]);
 
       expect(output.stderr()).toBe('');
@@ -115,6 +117,9 @@ describe('the verifier against a target with faults on GET /orders', { timeout: 
       );
       expect(list?.verdict).toBe(verdict);
       expect(list?.reason).toMatch(reason);
+      // The time Pact gives for the replay (\`4.394s\` once read as 394 s) fits inside the run.
+      expect(list?.ms).toBeGreaterThanOrEqual(0);
+      expect(list?.ms).toBeLessThanOrEqual(elapsedMs);
       // Unaffected: the create and the cancel, which touch no list.
       for (const description of ['a request to create a test order', 'a request to cancel an order']) {
         expect(report.interactions.find((item) => item.description === description)?.verdict).toBe(

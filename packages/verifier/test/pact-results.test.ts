@@ -53,6 +53,14 @@ describe("Pact's JSON result", () => {
 
   it('reads humantime durations', () => {
     expect(parseDuration('2m 3s 4ms')).toBe(123_004);
+    expect(parseDuration('4ms 250us')).toBe(4);
+  });
+
+  it("reads the decimal durations of the verifier's JSON result", () => {
+    // Read as "394s", a 4.4 s replay was reported as taking 394,000 ms.
+    expect(parseDuration('4.394s')).toBe(4_394);
+    expect(parseDuration('1.5ms')).toBe(2);
+    expect(parseDuration('61.25s')).toBe(61_250);
     expect(parseDuration(undefined)).toBeUndefined();
   });
 });

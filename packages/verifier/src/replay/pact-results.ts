@@ -41,14 +41,17 @@ const NO_DETAILS = 'Pact reported a failure without details';
 
 const UNIT_MS: Readonly<Record<string, number>> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
 
-/** `1s 5ms` (humantime) in milliseconds; units below a millisecond count as 0. */
+/**
+ * A duration of Pact's in whole milliseconds: `1s 5ms` (humantime) or `4.394s` (as Rust prints a
+ * `Duration`, which the verifier's JSON result does); units below a millisecond count as 0.
+ */
 export function parseDuration(text: string | undefined): number | undefined {
   if (!text) return undefined;
   let ms = 0;
-  for (const [, amount, unit] of text.matchAll(/(\d+)\s*(ms|us|µs|ns|s|m|h)\b/g)) {
+  for (const [, amount, unit] of text.matchAll(/(\d+(?:\.\d+)?)\s*(ms|us|µs|ns|s|m|h)\b/g)) {
     ms += Number(amount) * (UNIT_MS[unit as string] ?? 0);
   }
-  return ms;
+  return Math.round(ms);
 }
 
 const clip = (text: string) => {
