@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cliEnv, workspace } from '@print-contracts/test-support';
+import { captureIo, cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runVerify } from '../src/index.js';
 import { runCli } from './helpers/cli.js';
 import { fixtureInteractions, fixturePact } from './helpers/fixture-pact.js';
 
@@ -152,7 +153,9 @@ const CASES: readonly Case[] = [
   },
 ];
 
-describe('the verify command with --version', () => {
+// The built command is a thin shell over runVerify (its exit status is runVerify's): run as a
+// process here, with its version and one bad flag; the bad input below runs in-process.
+describe('the built verify command', () => {
   it('prints the kit version and exits 0', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       version: string;
@@ -162,6 +165,15 @@ describe('the verify command with --version', () => {
       code: 0,
       stdout: `@print-contracts/verifier ${version}\n`,
       stderr: '',
+    });
+  });
+
+  it('exits 2 with one line of reason, and nothing else, for an unknown flag', async () => {
+    const { code, stdout, stderr } = await runCli(['--bogus'], { cwd: process.cwd() });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "verify: Unknown option '--bogus' (see pnpm verify --help)\n",
     });
   });
 });
@@ -194,7 +206,9 @@ describe.concurrent('the verify command with bad flags or bad pacts', () => {
 
   for (const { given, args, env, want } of CASES) {
     it(`exits 2 with one line of reason for ${given}`, async () => {
-      const { code, stdout, stderr } = await runCli(args(space.path), { cwd: space.dir, env: cliEnv(env) });
+      const output = captureIo({ cwd: space.dir, env: cliEnv(env) });
+      const code = await runVerify(args(space.path), output.io);
+      const [stdout, stderr] = [output.stdout(), output.stderr()];
       // The message shows what the command printed when it exits otherwise.
       expect(code, `${stderr}${stdout}`).toBe(2);
       expect(stdout).toBe('');
