@@ -117,7 +117,7 @@ describe('the verifier against a target with faults on GET /orders', { timeout: 
       );
       expect(list?.verdict).toBe(verdict);
       expect(list?.reason).toMatch(reason);
-      // The time Pact gives for the replay (\`4.394s\` once read as 394 s) fits inside the run.
+      // The time Pact gives for the replay (`4.394s`, once read as 394 s) fits inside the run.
       expect(list?.ms).toBeGreaterThanOrEqual(0);
       expect(list?.ms).toBeLessThanOrEqual(elapsedMs);
       // Unaffected: the create and the cancel, which touch no list.
