@@ -118,6 +118,16 @@ describe('the mutation generator', () => {
     expect(names('redirect')).toEqual(
       Object.keys(operations).map((operation) => `${operation}: moved behind a 308 to /api/moved/…`),
     );
+    expect(names('server-error')).toEqual(
+      Object.keys(operations).map(
+        (operation) => `${operation}: one request in 2 done, and answered 500 Internal Server Error`,
+      ),
+    );
+    expect(names('gateway-error')).toEqual(
+      Object.keys(operations).map(
+        (operation) => `${operation}: one request in 3 done, and answered 502 Bad Gateway by a gateway`,
+      ),
+    );
     expect(mutations.filter((mutation) => !mutation.harmful).map((mutation) => mutation.kind)).toEqual(
       expect.arrayContaining([
         'added-field',
@@ -127,6 +137,7 @@ describe('the mutation generator', () => {
         'latency',
         'throttling',
         'lost-answer',
+        'gateway-error',
         'page-size',
       ]),
     );
@@ -219,6 +230,25 @@ describe('a mutation that loses answers', () => {
       lose?.(cancel('application/vnd.printdeal-api.v1')),
     ];
     expect(seen).toEqual([undefined, undefined, undefined, 'after']);
+  });
+});
+
+describe('a mutation that answers a 5xx for what the vendor did', () => {
+  it('replaces every second answer of its operation with a 500 once the vendor answered, and no other', () => {
+    const mutation = generateMutations([]).mutations.find(
+      (each) => each.name === 'createOrder: one request in 2 done, and answered 500 Internal Server Error',
+    ) as Mutation;
+    const { request: before, response } = alterationOf(mutation);
+    expect(before).toBeUndefined();
+    const create = request('/api/orders', 'application/vnd.printdeal-api.v2', 'POST');
+    const made = answer({ uuid: '0a7e4d52-4c1e-4a8e-9f3e-7d5c1b2a3f40' });
+    const seen = [
+      response?.(made, create),
+      response?.(made, request('/api/orders/7', 'application/vnd.printdeal-api.v2')),
+      response?.(made, create),
+    ];
+    expect(seen.map((each) => each?.status)).toEqual([undefined, undefined, 500]);
+    expect(JSON.parse(String(seen[2]?.body))).toEqual({ message: 'Internal Server Error' });
   });
 });
 
@@ -316,6 +346,8 @@ const SAMPLE = {
     // Pact's verifier once followed these itself; the teardown follows the moved cancel.
     'createOrder: moved behind a 308 to /api/moved/…',
     'cancelOrder: moved behind a 308 to /api/moved/…',
+    // The teardown once took a 500 without the documented refusal for one.
+    'cancelOrder: one request in 2 done, and answered 500 Internal Server Error',
   ],
   green: [
     'any: at most 2 orders a page, whatever the limit asks',
@@ -330,6 +362,7 @@ const SAMPLE = {
   lost: [
     'cancelOrder: one request in 3 loses its answer, after the vendor did it',
     'createOrder: one request in 3 loses its answer, never received',
+    'createOrder: one request in 3 done, and answered 502 Bad Gateway by a gateway',
   ],
 };
 

@@ -343,6 +343,25 @@ export function alterationOf(mutation: Mutation, target?: string): Alteration {
             : undefined,
       };
     }
+    case 'server-error':
+    case 'gateway-error': {
+      let count = 0;
+      const body =
+        mutation.kind === 'server-error'
+          ? { 'content-type': 'application/json', text: JSON.stringify({ message: 'Internal Server Error' }) }
+          : { 'content-type': 'text/html', text: '<html><body><h1>502 Bad Gateway</h1></body></html>' };
+      // The vendor did the work: the answer that came of it is what is replaced.
+      return {
+        response: (_answer, request) =>
+          inScope(mutation, request) && ++count % mutation.every === 0
+            ? {
+                status: mutation.status,
+                headers: { 'content-type': body['content-type'] },
+                body: Buffer.from(body.text),
+              }
+            : undefined,
+      };
+    }
     case 'cancel-ignored':
       return {
         request: (request) =>

@@ -19,6 +19,7 @@ export const BEHAVIOUR_KINDS = [
   'foreign-uuid',
   'maintenance-page',
   'cancel-ignored',
+  'server-error',
 ] as const;
 export const HARMLESS_KINDS = [
   'added-field',
@@ -38,7 +39,7 @@ export const HARMLESS_KINDS = [
  * interaction lost its answer (exit 3, or 1 as a regression against a baseline), but must not
  * FAIL an interaction and must leave no order open.
  */
-export const LOST_KINDS = ['lost-answer'] as const;
+export const LOST_KINDS = ['lost-answer', 'gateway-error'] as const;
 export type MutationKind =
   | (typeof FIELD_KINDS)[number]
   | (typeof BEHAVIOUR_KINDS)[number]
@@ -75,6 +76,7 @@ export type Mutation = {
   | { readonly kind: 'page-size'; readonly pageAtMost: number }
   | { readonly kind: 'foreign-uuid' | 'cancel-ignored' | 'twin-create' }
   | { readonly kind: 'maintenance-page'; readonly every: number }
+  | { readonly kind: 'server-error' | 'gateway-error'; readonly status: number; readonly every: number }
 );
 
 /** Where a vendor that moved an operation behind a redirect serves it now (`/api/orders` → `/api/moved/orders`). */
@@ -391,6 +393,31 @@ export function generateMutations(
         every: 3,
       });
     }
+  }
+  // Every operation of the table done by the vendor, its answer then replaced by a 5xx: a 500 of the
+  // vendor's own one request in 2 (the contracts pin a success, or the documented error, so it must
+  // fail), and a 502 of a gateway one request in 3, an answer the vendor never gave (unavailable at
+  // most). Either way, an order created or cancelled all the same must be settled.
+  for (const operation of Object.keys(operations) as OperationName[]) {
+    const scope = { operation, version: 'any' } as const;
+    mutations.push(
+      {
+        name: `${operation}: one request in 2 done, and answered 500 Internal Server Error`,
+        kind: 'server-error',
+        harmful: true,
+        scope,
+        status: 500,
+        every: 2,
+      },
+      {
+        name: `${operation}: one request in 3 done, and answered 502 Bad Gateway by a gateway`,
+        kind: 'gateway-error',
+        harmful: false,
+        scope,
+        status: 502,
+        every: 3,
+      },
+    );
   }
   return { fields, mutations, skipped };
 }

@@ -9,7 +9,7 @@ export const EXIT_CODES = {
   failed: 1,
   /** Bad flags or files, an unreadable pact, an unreachable or untrusted target. */
   notStarted: 2,
-  /** The target stopped answering mid-run (429, 503, the network, after retries); no contract broke. */
+  /** The target stopped answering mid-run (429, 503, a gateway's 502 or 504, the network, after retries); no contract broke. */
   targetUnavailable: 3,
   /** Stopped by SIGINT (Ctrl-C) or SIGTERM (a cancelled CI job), after tearing down what it created. */
   interrupted: 130,

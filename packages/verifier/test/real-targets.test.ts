@@ -699,6 +699,74 @@ describe('the verifier against third-party targets', () => {
     });
   });
 
+  describe('a vendor that makes every order and answers its create with a 5xx', () => {
+    /** Every create passed on, and its answer replaced by `status`: the order is made all the same. */
+    const madeButAnswered =
+      (status: number): Alteration['response'] =>
+      (_answer, request) =>
+        request.method === 'POST' && request.path === '/api/orders'
+          ? { status, headers: { 'content-type': 'text/html' }, body: Buffer.from(`<h1>${status}</h1>`) }
+          : undefined;
+
+    it('fails the states whose create met its own 500, and settles every order by the run reference', async () => {
+      // Found by the mutation harness: a create answered 500 was crossed off as never made, and
+      // its order left open; a 500 while arranging was "target unavailable", as if nothing answered.
+      await behindProxy({ response: madeButAnswered(500) }, async (url, api) => {
+        const run = await verifyQuick('made-500', url);
+        expect(run.verdict('v1', 'a request for an order by id')).toMatchObject({
+          verdict: 'failed',
+          reason: expect.stringMatching(/answered 500 to a request the vendor documents/),
+        });
+        expect(run.report.totals.targetUnavailable).toBe(0);
+        expect(run.code).toBe(1);
+        expect(run.report.teardown.ended['settled-by-reference']).toBeGreaterThan(0);
+        await expectSettled(run, api, 'made-500');
+      });
+    });
+
+    it("puts a gateway's 502 down to the target, fails nothing, and settles every order by the run reference", async () => {
+      await behindProxy({ response: madeButAnswered(502) }, async (url, api) => {
+        const run = await verifyQuick('made-502', url);
+        expect(run.verdict('v1', 'a request for an order by id')).toMatchObject({
+          verdict: 'target-unavailable',
+        });
+        expect(run.report.totals.failed).toBe(0);
+        expect(run.code).toBe(3);
+        expect(run.report.teardown.ended['settled-by-reference']).toBeGreaterThan(0);
+        await expectSettled(run, api, 'made-502');
+      });
+    });
+  });
+
+  it("retries a read a gateway answered 502, and sends again a cancel answered 500 that is not the vendor's refusal", async () => {
+    const times = new Map<string, number>();
+    // The first attempt of every read of one order and of every teardown cancel, never passed on.
+    const firstFails: Alteration['request'] = (request) => {
+      const key = `${request.method} ${request.path}`;
+      const count = (times.get(key) ?? 0) + 1;
+      times.set(key, count);
+      const teardown =
+        request.method === 'DELETE' && String(request.body).includes('Cleanup by the contract');
+      const read = request.method === 'GET' && /^\/api\/orders\/\d+$/.test(request.path);
+      if (count > 1 || !(teardown || read)) return undefined;
+      const status = teardown ? 500 : 502;
+      const body = JSON.stringify({ message: teardown ? 'Internal Server Error' : 'Bad Gateway' });
+      return { reply: { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(body) } };
+    };
+    await behindProxy({ request: firstFails }, async (url, api) => {
+      const run = await verifyQuick('first-fails', url);
+      expect(run.report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
+      expect(run.code).toBe(0);
+      const reads = [...times].filter(([key]) => /^GET \/api\/orders\/\d+$/.test(key));
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every(([, count]) => count >= 2)).toBe(true);
+      // Counted as what it is: no answer of the vendor's, retried.
+      expect(run.report.retries?.unanswered).toBeGreaterThanOrEqual(reads.length);
+      expect([...times].some(([key, count]) => key.startsWith('DELETE') && count >= 2)).toBe(true);
+      await expectSettled(run, api, 'first-fails');
+    });
+  });
+
   it('fails the states of a vendor whose create answers a uuid that names no order, and cancels its orders by reference', async () => {
     // Found by a front answering every create with a fresh uuid: no order became readable by it,
     // 18 states were "not verifiable here" on a green night, and the teardown crossed off 24

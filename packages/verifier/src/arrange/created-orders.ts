@@ -15,6 +15,7 @@ import {
   type OrdersClient,
   type OrderWaitTimeoutError,
   UNKNOWN_PRODUCT,
+  UNPROCESSED_STATUSES,
 } from '@print-contracts/client';
 import { isJsonObject, isRedirect } from '@print-contracts/client/kit';
 import { ArrangeError } from '../errors/index.js';
@@ -25,7 +26,7 @@ import { type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
 import { type ArrangedOrder, summariesOf } from './listed-orders.js';
 import { memo } from './memo.js';
-import { contradicted, messageOf, notHere, toArrangeError } from './verdicts.js';
+import { contradicted, isBusy, messageOf, notHere, toArrangeError } from './verdicts.js';
 
 /** What the vendor's docs name as the causes of an order that never gets placed. */
 const PLACEMENT_CAUSES =
@@ -322,14 +323,23 @@ function waitBoard(progress: ((line: string) => void) | undefined) {
 function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError {
   const message = messageOf(error);
   const notCreated = (note: string) => ledger.record('closed', key, { outcome: 'not-created', note });
+  if (isHttpError(error) && (error.status >= 500 || error.status === 429)) {
+    // Busy (429, 503): nothing was done. A gateway's answer, or the vendor's own server error, proves
+    // nothing either way: the order may exist, and the run's reference finds it.
+    if (UNPROCESSED_STATUSES.includes(error.status)) notCreated(`status ${error.status}`);
+    else ledger.record('unresolved', key, { reason: message });
+    return isBusy(error)
+      ? new ArrangeError('target-unavailable', `creating the order, after the retries: ${message}`)
+      : toArrangeError(error);
+  }
   if (isHttpError(error)) {
     notCreated(`status ${error.status}`);
     // A redirect is no judgement of the order's body: the documented request moved.
     if (isRedirect(error.status)) return toArrangeError(error);
-    const refused = `the target refused to create the order (${message})`;
-    return error.status === 429 || error.status === 503
-      ? new ArrangeError('target-unavailable', `${refused} after the retries`)
-      : notHere('no-plain-order-readable', `${refused}; ${PLACEMENT_CAUSES}`);
+    return notHere(
+      'no-plain-order-readable',
+      `the target refused to create the order (${message}); ${PLACEMENT_CAUSES}`,
+    );
   }
   if (isRequestValidationError(error)) {
     notCreated('refused by the client before sending');

@@ -7,6 +7,7 @@ import {
 import { isRedirect } from '@print-contracts/client/kit';
 import { ArrangeError, isArrangeError } from '../errors/index.js';
 import { type NotVerifiableCode, notVerifiableReason } from '../plan/not-verifiable.js';
+import { GATEWAY_STATUSES } from '../target/transport.js';
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Not verifiable here, for a target property of the closed list only, with what showed it. */
@@ -15,13 +16,17 @@ export const notHere = (code: NotVerifiableCode, seen?: string) =>
 /** The target contradicted what the vendor documents while a state was arranged: the evidence. */
 export const contradicted = (evidence: string) =>
   new ArrangeError('failed', `the target contradicts what the vendor documents: ${evidence}`);
-/** The target refused the request; 429 and 5xx (after the client's retries) say it is busy. */
+/** The target refused the request: a 4xx but a 429 (redirects too, which the kit follows none of). */
 export const isRefusal = (error: unknown): error is HttpError =>
   isHttpError(error) && error.status < 500 && error.status !== 429;
+/** No answer of the vendor's after the retries: it is busy (429, 503), or a gateway answered for it. */
+export const isBusy = (error: unknown): error is HttpError =>
+  isHttpError(error) && [429, 503, ...GATEWAY_STATUSES].includes(error.status);
 
 /**
  * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target;
- * a schema-breaking answer, or a refusal of a documented request, is the target's contradiction.
+ * a schema-breaking answer, a refusal of a documented request, or the vendor's own server error
+ * (a 500, which the vendor documents only for a cancel refused) is the target's contradiction.
  */
 export function toArrangeError(error: unknown): ArrangeError {
   if (isArrangeError(error)) return error;
@@ -31,13 +36,15 @@ export function toArrangeError(error: unknown): ArrangeError {
       cause: error,
     });
   }
-  if (isTransportError(error) || (isHttpError(error) && !isRefusal(error))) {
+  if (isTransportError(error) || isBusy(error)) {
     return new ArrangeError('target-unavailable', message, { cause: error });
   }
-  const what = !isRefusal(error)
+  const what = !isHttpError(error)
     ? 'arranging broke'
-    : isRedirect(error.status)
-      ? 'the target redirected a request the vendor documents'
-      : 'the target refused a request the vendor documents';
+    : error.status >= 500
+      ? `the target answered ${error.status} to a request the vendor documents`
+      : isRedirect(error.status)
+        ? 'the target redirected a request the vendor documents'
+        : 'the target refused a request the vendor documents';
   return new ArrangeError('failed', `${what}: ${message}`, { cause: error });
 }

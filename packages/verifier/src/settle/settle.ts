@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bodyText, isHttpError, isResponseValidationError } from '@print-contracts/client';
+import {
+  bodyText,
+  CANCEL_REFUSED_MESSAGE,
+  isHttpError,
+  isResponseValidationError,
+} from '@print-contracts/client';
 import { redact } from '@print-contracts/client/kit';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
 import { reading, type TargetClients, unanswered } from '../target/clients.js';
@@ -123,6 +128,16 @@ export async function settleOrders(
   return problems;
 }
 
+/**
+ * A 5xx that is not the vendor's documented refusal (a 500 "Cancel order failed": the order is in
+ * production) nor throttling: a server error or a gateway's answer says nothing of the cancel.
+ */
+const serverError = (error: unknown) =>
+  isHttpError(error) &&
+  error.status >= 500 &&
+  !(error.status === 503 && error.retryAfterSeconds !== undefined) &&
+  !bodyText(error.body).includes(CANCEL_REFUSED_MESSAGE);
+
 /** How an entry is crossed off, or why it stays open. */
 type Ending = LedgerEvents['closed'] | string;
 
@@ -131,8 +146,9 @@ type Ending = LedgerEvents['closed'] | string;
  * not read (not created yet) is sent again until the order's ledger deadline; a throttled one is
  * retried by the transport until that deadline (at least a minute, or its creation window if
  * shorter), and one throttled for longer is sent once more within that floor. Every cancel is
- * checked by reading the order back, a successful one too; one that got no answer, or an unusable
- * one, is sent again while the order does not read cancelled, until that deadline, and one answered
+ * checked by reading the order back, a successful one too; one that got no answer, an unusable one,
+ * or a 5xx but the documented refusal, is sent again while the order does not read cancelled, until
+ * that deadline, and one answered
  * success while the order still reads open, twice more. Only what is still open then is left to
  * `--cleanup`.
  */
@@ -246,7 +262,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         if (again && (await sleep(pause, true, { signal }).catch(() => false))) continue;
         return `the answer to the cancel broke the contract and the order does not read cancelled: ${message(error)}`;
       }
-      if (unanswered(error, signal)) {
+      if (unanswered(error, signal) || serverError(error)) {
         // The cancel may have been done, or never have arrived: the order tells. One that still
         // reads open is sent the cancel again while cancels are retried; one not found yet is
         // still being created, as after a 404 to the cancel.
@@ -285,7 +301,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         return `not cancelled, throttled: ${error.message}${when}`;
       }
       if (error.status !== 404) {
-        // A refusal of an order already cancelled (the 500 "Cancel order failed") is no problem.
+        // The documented refusal, or a 4xx. A refusal of an order already cancelled is no problem.
         return (await readBack()) === 'cancelled'
           ? { outcome: 'cancelled', note: 'found cancelled' }
           : `cancel refused: ${error.message}`;

@@ -12,6 +12,13 @@ import type { Dispatcher } from 'undici';
 /** Retries of a request that got no answer, or a 503 without `Retry-After`, unless `--retries` says otherwise. */
 export const DEFAULT_RETRIES = 4;
 
+/**
+ * What a gateway in front of the vendor answers when the vendor did not (502 Bad Gateway, 504
+ * Gateway Timeout): no answer of the vendor's, like a connection lost. A read is retried; a write
+ * may have been done all the same.
+ */
+export const GATEWAY_STATUSES: readonly number[] = [502, 504];
+
 /** The longest backoff of the run's own; a longer wait is one the target asked for. */
 const LONGEST_BACKOFF_MS = 5_000;
 
@@ -28,13 +35,14 @@ export interface Transport {
  * backoff stops growing at 5 s: a vendor throttling one request in three without a
  * `Retry-After` is asked again every few seconds until the bound, not twice in it (the mutation
  * harness saw a 30 s cap give up on an arranging read after five 429s, 2 s before its bound).
+ * A read a gateway answered for the vendor is retried as one that lost its answer.
  */
 export function runRetryPolicy(options: { retries: number; creationTimeoutMs: number }): RetryPolicy {
   return {
     retries: options.retries,
     baseDelayMs: 500,
     maxDelayMs: LONGEST_BACKOFF_MS,
-    statuses: [429, 503],
+    statuses: [429, 503, ...GATEWAY_STATUSES],
     budgetMs: options.creationTimeoutMs,
   };
 }
@@ -105,7 +113,7 @@ export interface RetrySummary {
   readonly answers429: number;
   /** 503 answers retried (with or without `Retry-After`). */
   readonly answers503: number;
-  /** Retries after no answer at all. */
+  /** Retries after no answer of the vendor's: none at all, or a gateway's 502 or 504. */
   readonly unanswered: number;
   /** The waits between attempts, added up over every request (they may overlap). */
   readonly waitedMs: number;
@@ -124,7 +132,7 @@ export function retryTally(say?: (line: string) => void): {
   const observe: RetryObserver = (event) => {
     if (event.status === 429) counts.answers429++;
     else if (event.status === 503) counts.answers503++;
-    else if (event.status === undefined) counts.unanswered++;
+    else if (event.status === undefined || GATEWAY_STATUSES.includes(event.status)) counts.unanswered++;
     counts.waitedMs += event.delayMs;
     if (say && event.delayMs > LONGEST_BACKOFF_MS) {
       const seconds = Math.ceil(event.delayMs / 1000);

@@ -27,7 +27,7 @@ export interface Exchange {
   readonly credentials: 'real' | 'refused';
   /** Why no answer of the target reached Pact: a safety refusal, or the target unavailable. */
   readonly failure?: string;
-  /** The target stayed unavailable (429, 503 or no answer) after the retries. */
+  /** The target stayed unavailable (429, 503, a gateway's 502 or 504, or no answer) after the retries. */
   readonly unavailable: boolean;
   /** The answer's `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers. */
   readonly deprecation?: string;
@@ -116,16 +116,21 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
   }
   const sent = last.value;
   const { statusCode: status, headers } = sent.response;
+  // Busy, or a gateway answered for it: no answer of the vendor's reaches Pact. Only a 429 or a
+  // 503 proves the vendor did nothing; a create a gateway answered may have been made.
   if (UNPROCESSED_STATUSES.includes(status) || retry.statuses.includes(status)) {
     const asked = last.retryAfterSeconds;
-    const why = `it answered ${status} ${attempts} times${asked === undefined ? '' : ` (Retry-After ${asked} s)`}`;
-    return noAnswer(attempts, why, false);
+    const times = attempts === 1 ? '' : ` ${attempts} times`;
+    const why = `it answered ${status}${times}${asked === undefined ? '' : ` (Retry-After ${asked} s)`}`;
+    return noAnswer(attempts, why, !UNPROCESSED_STATUSES.includes(status));
   }
   availability.givenUp = 0;
   if (key) {
     const created =
       status >= 200 && status <= 299 ? orderCreatedSchema.safeParse(parseBody(sent.body)) : undefined;
-    if (!created) ledger.record('closed', key, { outcome: 'not-created', note: `status ${status}` });
+    // A refusal made nothing; a server error proves nothing either way: the order may exist.
+    if (!created && status >= 500) ledger.record('unresolved', key, { reason: `answer ${status}` });
+    else if (!created) ledger.record('closed', key, { outcome: 'not-created', note: `status ${status}` });
     else if (created.success) ledger.record('created', key, { uuid: created.data.uuid });
     else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
   }
