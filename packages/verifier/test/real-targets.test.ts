@@ -265,31 +265,40 @@ describe('the verifier against third-party targets', () => {
     }
   });
 
-  it('reports a target that stops answering mid-run as unavailable, with exit 3, never as a broken contract', async () => {
-    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
-    let gone = false;
-    const counted = await front(api.origin, {
-      // The first replayed request (the list without a query: arranging always pages) ends it.
-      answer: (seen) => {
-        if (seen.method === 'GET' && seen.path === '/api/orders') gone = true;
-        return gone ? { status: 503 } : undefined;
-      },
-    });
-    try {
-      const run = await verify('gone', counted.url, space.path('fixture-pacts'), [
-        '--control',
-        '--retries',
-        '1',
-      ]);
-      expect(run.report.totals.failed).toBe(0);
-      expect(run.report.totals.targetUnavailable).toBeGreaterThan(0);
-      expect(run.code).toBe(3);
-      expect(run.stdout).toContain('Target unavailable (not a broken contract):');
-    } finally {
-      await counted.close();
-      await api.close();
-    }
-  });
+  it.each([
+    [503, 'the target'],
+    [504, 'its gateway'],
+  ])(
+    'reports a target that stops answering mid-run (%i from %s) as unavailable, with exit 3, never as a broken contract',
+    async (status) => {
+      const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+      let gone = false;
+      const counted = await front(api.origin, {
+        // The first replayed request (the list without a query: arranging always pages) ends it.
+        answer: (seen) => {
+          if (seen.method === 'GET' && seen.path === '/api/orders') gone = true;
+          return gone ? { status } : undefined;
+        },
+      });
+      try {
+        const run = await verify(`gone-${status}`, counted.url, space.path('fixture-pacts'), [
+          '--control',
+          '--retries',
+          '1',
+          // A create a gateway answered may have made its order: the teardown looks after its window.
+          '--creation-timeout',
+          '2000',
+        ]);
+        expect(run.report.totals.failed).toBe(0);
+        expect(run.report.totals.targetUnavailable).toBeGreaterThan(0);
+        expect(run.code).toBe(3);
+        expect(run.stdout).toContain('Target unavailable (not a broken contract):');
+      } finally {
+        await counted.close();
+        await api.close();
+      }
+    },
+  );
 
   /**
    * A v1 run against a front answering the first page of orders with `page` instead: the
