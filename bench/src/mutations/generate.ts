@@ -40,6 +40,7 @@ export const HARMLESS_KINDS = [
  * FAIL an interaction and must leave no order open.
  */
 export const LOST_KINDS = ['lost-answer', 'gateway-error'] as const;
+export const isLostKind = (kind: string) => (LOST_KINDS as readonly string[]).includes(kind);
 export type MutationKind =
   | (typeof FIELD_KINDS)[number]
   | (typeof BEHAVIOUR_KINDS)[number]

@@ -14,7 +14,7 @@ import {
   VERIFY_USAGE,
 } from '@print-contracts/verifier';
 import { alterationOf } from './alteration.js';
-import { LOST_KINDS, type Mutation } from './generate.js';
+import { isLostKind, type Mutation } from './generate.js';
 import type { PactDocument } from './pact-pins.js';
 
 /** The committed pacts, each with the API version its provider name says. */
@@ -205,7 +205,7 @@ export function outcomeOf(
   exitCode: number,
   totals?: RunReport['totals'],
 ): Outcome {
-  if ((LOST_KINDS as readonly string[]).includes(mutation.kind) && totals) {
+  if (isLostKind(mutation.kind) && totals) {
     if (totals.failed > 0) return 'false alarm';
     if (totals.targetUnavailable > 0) return 'unavailable';
   }

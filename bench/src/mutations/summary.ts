@@ -1,3 +1,4 @@
+import { isLostKind } from './generate.js';
 import type { MutationResult } from './harness.js';
 
 /** RESULTS.md keeps the harness's section between these lines; `pnpm bench` carries it over. */
@@ -24,8 +25,8 @@ const percent = (part: number, whole: number) =>
 /** The figures: catch rate over the harmful mutations, false-alarm rate over the harmless ones (lost answers apart). */
 export function figures(results: readonly MutationResult[]) {
   const harmful = results.filter((result) => result.harmful);
-  const lost = results.filter((result) => result.kind === 'lost-answer');
-  const harmless = results.filter((result) => !result.harmful && result.kind !== 'lost-answer');
+  const lost = results.filter((result) => isLostKind(result.kind));
+  const harmless = results.filter((result) => !result.harmful && !isLostKind(result.kind));
   const count = (outcome: MutationResult['outcome']) =>
     results.filter((result) => result.outcome === outcome);
   const falseAlarms = harmless.filter((result) => result.outcome === 'false alarm');
@@ -69,8 +70,9 @@ export function renderSection(summary: MutationSummary): string {
     `each verified in-process (\`--base-url … --mode sample --control\`) against a fresh sample API behind an altering proxy`,
     `(its seed orders and ${summary.extraOrders} more per credential set, made before the run: the list runs past the pacts' page at limit 10, offset 10),`,
     `${summary.concurrency} at a time, in ${Math.round(summary.seconds)} s. Caught: exit 1; green: exit 0; an exit 2 or 3 is neither.`,
-    'A mutation that loses answers is judged by its verdicts: "target unavailable" is honest for a replay whose answer',
-    'never came (exit 3, or 1 as a regression against the baseline); a FAILED verdict is a false alarm.',
+    "A mutation that loses answers (a connection closed, or a gateway's 502 for the vendor) is judged by its verdicts:",
+    '"target unavailable" is honest for a replay whose answer never came (exit 3, or 1 as a regression against the',
+    'baseline); a FAILED verdict is a false alarm.',
     summary.baseline
       ? "Each run took the unaltered stand-in's report as its `--baseline`."
       : 'The verifier took no `--baseline` yet: caught means FAILED only.',
