@@ -97,6 +97,9 @@ describe('the verifier against a target that breaks the contract', () => {
       expect(report.teardown.created).toBe(3);
       expect(report.teardown.open).toBe(3);
       expect(report.teardown.problems.join('\n')).toMatch(/pnpm verify --cleanup looks again/);
+      expect(output.stdout()).toMatch(
+        /; 3 still open in .* \(3 maybe never made: their creates got no usable answer; run `pnpm verify --cleanup`\)/,
+      );
     } finally {
       await broken.close();
     }

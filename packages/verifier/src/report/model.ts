@@ -112,14 +112,15 @@ export function teardownText(teardown: Settlement): string {
     return count ? [`${count} ${words}`] : [];
   });
   // A ledger reused from run to run also holds what an earlier run left: said apart.
-  const earlier = teardown.openEarlier;
+  const { openEarlier: earlier, unconfirmed } = teardown;
+  const maybe = unconfirmed ? `${unconfirmed} maybe never made: their creates got no usable answer; ` : '';
   const counts = [
     ...(teardown.open > earlier ? [`${teardown.open - earlier} still open`] : []),
     ...(earlier > 0 ? [`${earlier} left open by an earlier run`] : []),
   ];
   const open =
     counts.length > 0
-      ? `${counts.join(' and ')} in ${teardown.ledger ?? 'the ledger'} (run \`pnpm verify --cleanup\`)`
+      ? `${counts.join(' and ')} in ${teardown.ledger ?? 'the ledger'} (${maybe}run \`pnpm verify --cleanup\`)`
       : 'none left open';
   const unledgered = teardown.unledgered
     ? ` (${teardown.unledgered} of them made beyond what its creates answered, found by the run's reference)`

@@ -30,6 +30,8 @@ export interface Settlement {
   readonly open: number;
   /** Of those, the orders earlier runs left open (in the same ledger). */
   readonly openEarlier: number;
+  /** Of this run's open orders, those whose create got no usable answer and no scan found: maybe never made. */
+  readonly unconfirmed: number;
   readonly problems: readonly string[];
   /** The ledger file, when it still exists. */
   readonly ledger: string | undefined;
@@ -94,6 +96,7 @@ export async function settle(context: SettleContext): Promise<Settlement> {
     ended,
     open: ledger.open().length,
     openEarlier: ledger.open().filter((entry) => entry.run !== ledger.run).length,
+    unconfirmed: ledger.open().filter((entry) => entry.run === ledger.run && entry.uuid === undefined).length,
     problems,
     ledger: removed ? undefined : ledger.path,
   };
