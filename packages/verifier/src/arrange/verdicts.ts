@@ -7,7 +7,7 @@ import {
 import { isRedirect } from '@print-contracts/client/kit';
 import { ArrangeError, isArrangeError } from '../errors/index.js';
 import { type NotVerifiableCode, notVerifiableReason } from '../plan/not-verifiable.js';
-import { GATEWAY_STATUSES } from '../target/transport.js';
+import { withoutVendorAnswer } from '../target/transport.js';
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Not verifiable here, for a target property of the closed list only, with what showed it. */
@@ -21,7 +21,7 @@ export const isRefusal = (error: unknown): error is HttpError =>
   isHttpError(error) && error.status < 500 && error.status !== 429;
 /** No answer of the vendor's after the retries: it is busy (429, 503), or a gateway answered for it. */
 export const isBusy = (error: unknown): error is HttpError =>
-  isHttpError(error) && [429, 503, ...GATEWAY_STATUSES].includes(error.status);
+  isHttpError(error) && withoutVendorAnswer(error.status);
 
 /**
  * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target;

@@ -151,9 +151,8 @@ type Ending = LedgerEvents['closed'] | string;
  * shorter), and one throttled for longer is sent once more within that floor. Every cancel is
  * checked by reading the order back, a successful one too; one that got no answer, an unusable one,
  * or a 5xx but the documented refusal, is sent again while the order does not read cancelled, until
- * that deadline, and one answered
- * success while the order still reads open, twice more. Only what is still open then is left to
- * `--cleanup`.
+ * that deadline, and one answered success while the order still reads open, twice more. Only what
+ * is still open then is left to `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;

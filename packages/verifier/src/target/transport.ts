@@ -1,4 +1,10 @@
-import { parseRetryAfter, type RetryObserver, type RetryPolicy, withRetries } from '@print-contracts/client';
+import {
+  parseRetryAfter,
+  type RetryObserver,
+  type RetryPolicy,
+  UNPROCESSED_STATUSES,
+  withRetries,
+} from '@print-contracts/client';
 import {
   decodeContent,
   describeIncompleteBody,
@@ -18,6 +24,10 @@ export const DEFAULT_RETRIES = 4;
  * may have been done all the same.
  */
 export const GATEWAY_STATUSES: readonly number[] = [502, 504];
+
+/** An answer that is none of the vendor's: busy (429, 503, nothing done), or a gateway's for it. */
+export const withoutVendorAnswer = (status: number): boolean =>
+  UNPROCESSED_STATUSES.includes(status) || GATEWAY_STATUSES.includes(status);
 
 /** The longest backoff of the run's own; a longer wait is one the target asked for. */
 const LONGEST_BACKOFF_MS = 5_000;
@@ -42,7 +52,7 @@ export function runRetryPolicy(options: { retries: number; creationTimeoutMs: nu
     retries: options.retries,
     baseDelayMs: 500,
     maxDelayMs: LONGEST_BACKOFF_MS,
-    statuses: [429, 503, ...GATEWAY_STATUSES],
+    statuses: [...UNPROCESSED_STATUSES, ...GATEWAY_STATUSES],
     budgetMs: options.creationTimeoutMs,
   };
 }

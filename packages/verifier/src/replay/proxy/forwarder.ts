@@ -3,7 +3,7 @@ import { isRedirect, redact, redactBuffer, redactValue } from '@print-contracts/
 import type { Dispatcher } from 'undici';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';
-import { type Lost, sendWithRetries, type Transport } from '../../target/transport.js';
+import { type Lost, sendWithRetries, type Transport, withoutVendorAnswer } from '../../target/transport.js';
 import { type Filtered, HOP_BY_HOP, parseBody } from './request-filter.js';
 
 /** After this many requests given up in a row, the target counts as down: no more waiting. */
@@ -68,7 +68,7 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
  */
 export async function forward(request: ForwardRequest, context: ForwardContext): Promise<Forwarded> {
   const started = performance.now();
-  const { ledger, retry, availability, secrets, version, source } = context;
+  const { ledger, availability, secrets, version, source } = context;
   const key = request.creates
     ? ledger.creating(context.target, { credential: 'main', version, source })
     : undefined;
@@ -118,7 +118,7 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
   const { statusCode: status, headers } = sent.response;
   // Busy, or a gateway answered for it: no answer of the vendor's reaches Pact. Only a 429 or a
   // 503 proves the vendor did nothing; a create a gateway answered may have been made.
-  if (UNPROCESSED_STATUSES.includes(status) || retry.statuses.includes(status)) {
+  if (withoutVendorAnswer(status)) {
     const asked = last.retryAfterSeconds;
     const times = attempts === 1 ? '' : ` ${attempts} times`;
     const why = `it answered ${status}${times}${asked === undefined ? '' : ` (Retry-After ${asked} s)`}`;
