@@ -53,6 +53,43 @@ describe('pnpm verify --cleanup', () => {
     expect(left.map((order) => order.status)).toEqual(['cancelled']);
   });
 
+  it('cancels the order a vendor made twice of one create of a killed run, found by its reference', async () => {
+    // The run's own teardown sweeps for such orders; a run killed before it left the sweep to --cleanup.
+    const [main] = api.credentials;
+    if (!main) throw new Error('the sample API has a credential set');
+    const ledgerPath = space.path('made-twice.jsonl');
+    const ledger = Ledger.open(ledgerPath, 'killed-twice', 60_000);
+    const target = { kind: 'url', baseUrl: api.url, mode: 'sample', controlOrigin: undefined } as const;
+    const key = ledger.creating(
+      { ...target, credentials: { main, other: undefined } },
+      { credential: 'main', version: 'v1', source: 'state "an order exists"' },
+    );
+    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v1' });
+    let twin: number;
+    try {
+      const order = exampleOrder('v1', { testOrder: true, reference: ledger.reference });
+      const [{ uuid }, made] = await Promise.all([client.createOrder(order), client.createOrder(order)]);
+      ledger.record('created', key, { uuid });
+      twin = (await client.waitForOrder(made.uuid, { intervalMs: 20 })).id;
+    } finally {
+      await client.close();
+    }
+
+    const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
+      cwd: space.dir,
+      env: cliEnv(credentialEnv(api)),
+    });
+
+    expect(cleanup.stderr).toBe('');
+    expect(cleanup.code).toBe(0);
+    expect(cleanup.stdout).toContain(
+      'Cleanup: 2 orders settled (1 of them found by the reference of their run, unknown to the ledger), 0 still open',
+    );
+    expect(existsSync(ledgerPath)).toBe(false);
+    const twinNow = (await ordersOf(api)).find((order) => order.id === twin);
+    expect(twinNow?.status).toBe('cancelled');
+  });
+
   it('leaves a file that is not a ledger as it was and exits 2', async () => {
     const notLedger = space.path('package.json');
     writeFileSync(notLedger, '{\n  "name": "not a ledger"\n}\n');

@@ -4,7 +4,7 @@ import { Ledger } from '../ledger/ledger.js';
 import { mainCredentials, otherCredentials } from '../options/credentials.js';
 import type { VerifyCommand } from '../options/verify-options.js';
 import { retriesText } from '../report/model.js';
-import { describeEntry, type SettleContext, settleOrders } from '../settle/settle.js';
+import { describeEntry, type SettleContext, settleAndSweep } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
 import { DEFAULT_RETRIES, retryTally, runRetryPolicy } from '../target/transport.js';
 
@@ -61,14 +61,19 @@ export async function runCleanup(
     say,
   };
   try {
-    for (const problem of await settleOrders(open, context)) say(`  ${problem}`);
+    // Every entry of the runs left open, closed ones too: the sweep looks per credential set.
+    const runs = [...new Set(open.map((entry) => entry.reference))].flatMap((ref) =>
+      ledger.withReference(ref),
+    );
+    const { problems, unledgered } = await settleAndSweep(open, runs, context);
+    for (const problem of problems) say(`  ${problem}`);
     const left = ledger.open();
     const removed = ledger.removeIfSettled();
     for (const entry of left) say(`  still open: ${describeEntry(entry)}`);
     const retried = retriesText(tally.summary());
     if (retried) say(retried);
     say(
-      `Cleanup: ${open.length - left.length} orders settled, ${left.length} still open${removed ? '; the ledger is empty and removed' : ` in ${ledger.path} (run it again later)`}.`,
+      `Cleanup: ${open.length + unledgered - left.length} orders settled${unledgered > 0 ? ` (${unledgered} of them found by the reference of their run, unknown to the ledger)` : ''}, ${left.length} still open${removed ? '; the ledger is empty and removed' : ` in ${ledger.path} (run it again later)`}.`,
     );
     return left.length === 0 ? EXIT_CODES.passed : EXIT_CODES.failed;
   } finally {

@@ -71,10 +71,7 @@ export const describeEntry = (entry: LedgerEntry) =>
 export async function settle(context: SettleContext): Promise<Settlement> {
   const { ledger } = context;
   const mine = () => ledger.open().filter((entry) => entry.run === ledger.run);
-  const problems = await settleOrders(mine(), context);
-  // What the target made with the run's reference beyond what its creates answered: the run's too.
-  const unledgered = await sweepUnledgered(context, ledger.mine());
-  if (unledgered.length > 0) problems.push(...(await settleOrders(unledgered, context)));
+  const { problems, unledgered } = await settleAndSweep(mine(), ledger.mine(), context);
   // The run's orders are all on its own target: embedded ones end with it.
   const gone = { outcome: 'gone', note: 'the embedded sample API ends with the run' } as const;
   for (const entry of mine()) {
@@ -92,7 +89,7 @@ export async function settle(context: SettleContext): Promise<Settlement> {
   for (const { outcome } of created) if (outcome) ended[outcome] = (ended[outcome] ?? 0) + 1;
   return {
     created: created.length,
-    unledgered: unledgered.length,
+    unledgered,
     ended,
     open: ledger.open().length,
     openEarlier: ledger.open().filter((entry) => entry.run !== ledger.run).length,
@@ -100,6 +97,22 @@ export async function settle(context: SettleContext): Promise<Settlement> {
     problems,
     ledger: removed ? undefined : ledger.path,
   };
+}
+
+/**
+ * Settles `entries`, then sweeps the target for the orders it made with the references of `sweepBy`
+ * beyond what its creates answered (a target that made two of one create), and settles those too:
+ * they are their run's. Returns why each order that stays open does, and how many the sweep found.
+ */
+export async function settleAndSweep(
+  entries: readonly LedgerEntry[],
+  sweepBy: readonly LedgerEntry[],
+  context: SettleContext,
+): Promise<{ problems: string[]; unledgered: number }> {
+  const problems = await settleOrders(entries, context);
+  const unledgered = await sweepUnledgered(context, sweepBy);
+  if (unledgered.length > 0) problems.push(...(await settleOrders(unledgered, context)));
+  return { problems, unledgered: unledgered.length };
 }
 
 /**
