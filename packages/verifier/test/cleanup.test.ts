@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
 import { runCli } from './helpers/cli.js';
 import { ordersOf } from './helpers/orders.js';
-import { credentialEnv, sampleTarget } from './helpers/targets.js';
+import { credentialEnv, front, sampleTarget } from './helpers/targets.js';
 
 describe('pnpm verify --cleanup', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
@@ -88,6 +88,63 @@ describe('pnpm verify --cleanup', () => {
     expect(existsSync(ledgerPath)).toBe(false);
     const twinNow = (await ordersOf(api)).find((order) => order.id === twin);
     expect(twinNow?.status).toBe('cancelled');
+  });
+
+  it("finds a killed run's unanswered creates by its reference though the vendor answers each order's first reads 500", async () => {
+    // Found by the mutation harness's killed runs: one read answered 500 ended the whole scan, and
+    // --cleanup left every order of the run open.
+    const [main] = api.credentials;
+    if (!main) throw new Error('the sample API has a credential set');
+    const ledgerPath = space.path('reads-500.jsonl');
+    const ledger = Ledger.open(ledgerPath, 'killed-500', 500);
+    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v2' });
+    const made: number[] = [];
+    try {
+      for (let index = 0; index < 4; index++) {
+        const target = { kind: 'url', baseUrl: '', mode: 'sample', controlOrigin: undefined } as const;
+        ledger.creating(
+          { ...target, credentials: { main, other: undefined } },
+          { credential: 'main', version: 'v2', source: 'state "an order exists"' },
+        );
+        const order = exampleOrder('v2', { testOrder: true, reference: ledger.reference });
+        made.push((await client.waitForOrder((await client.createOrder(order)).uuid, { intervalMs: 20 })).id);
+      }
+    } finally {
+      await client.close();
+    }
+    // Each order's first three reads answer 500 (one read's tries, all), then the order.
+    const reads = new Map<string, number>();
+    const vendor = await front(api.origin, {
+      answer: ({ method, path }) => {
+        if (method !== 'GET' || !/^\/api\/orders\/\d+$/.test(path)) return undefined;
+        const count = (reads.get(path) ?? 0) + 1;
+        reads.set(path, count);
+        return count <= 3 ? { status: 500, body: { message: 'Internal Server Error' } } : undefined;
+      },
+    });
+    try {
+      // The ledger names the front as the run's target.
+      const text = readFileSync(ledgerPath, 'utf8').replaceAll('"target":""', `"target":"${vendor.url}"`);
+      writeFileSync(ledgerPath, text);
+      const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
+        cwd: space.dir,
+        env: cliEnv(credentialEnv(api)),
+      });
+
+      expect(cleanup.stderr).toBe('');
+      expect(cleanup.stdout).toContain('found 4 orders with it: cancelled 4, already cancelled 0');
+      expect(cleanup.code).toBe(0);
+      expect(existsSync(ledgerPath)).toBe(false);
+    } finally {
+      await vendor.close();
+    }
+    const statuses = (await ordersOf(api)).filter((order) => made.includes(order.id));
+    expect(statuses.map((order) => order.status)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
   });
 
   it('leaves a file that is not a ledger as it was and exits 2', async () => {

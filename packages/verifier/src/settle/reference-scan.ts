@@ -10,6 +10,8 @@ import type { SettleContext } from './settle.js';
 const MAX_SCAN_PAGES = 100;
 /** Requests the teardown has in flight at once: cancels, and the scan's reads. */
 const AT_ONCE = 8;
+/** Rounds of reading again, after the walk, the listed orders whose reads stayed unusable. */
+const UNREADABLE_ROUNDS = 3;
 /** Cancels sent at most to an order the scan found, while it reads open after each. */
 const FOUND_CANCELS = 3;
 /** The reason every cancel of the teardown and cleanup gives. */
@@ -152,6 +154,55 @@ async function scan(
   let end = false;
   let repeated: number | undefined;
   const read = new Set<number>();
+  const readOrder = (id: number) =>
+    reading(() => client.sendUnchecked('getOrder', { id }, { signal }), signal).then(
+      (order) => (isJsonObject(order) ? order : undefined),
+      (error: unknown) => {
+        if (isHttpError(error) && error.status === 404) return undefined;
+        throw error;
+      },
+    );
+  /** Orders of the window whose reads stayed unusable, and why the last one did: read again after the walk. */
+  const unreadable: number[] = [];
+  let unreadableWhy = '';
+  /** The order as read; null when it could not be read, and is kept to be read again. */
+  const readOrKeep = (id: number) =>
+    readOrder(id).catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      unreadable.push(id);
+      unreadableWhy = (error as Error).message;
+      return null;
+    });
+  /** Cancels (or hands to `unknown`) the order `id` reads as, when it carries the reference and is open. */
+  const take = async (id: number, order: JsonObject | undefined) => {
+    if (order?.reference !== reference) return;
+    if (order.status === 'cancelled') {
+      already++;
+    } else if (unknown) {
+      unknown({ ...order, id });
+      cancelled++;
+    } else {
+      const failure = await cancelFound(
+        id,
+        () => client.cancelOrder(id, CANCEL_REASON, { signal }),
+        readOrder,
+        { signal, pollIntervalMs },
+      );
+      if (failure === undefined) cancelled++;
+      else {
+        say(`  order ${id} carries "${reference}" but could not be cancelled: ${failure}`);
+        complete = false;
+      }
+    }
+  };
+  /** Reads `ids` a few at a time, then takes each order read, in order. */
+  const readAndTake = async (ids: readonly number[]) => {
+    const details = await pooled(ids, readOrKeep);
+    for (const [index, id] of ids.entries()) {
+      const order = details[index];
+      if (order !== null) await take(id, order);
+    }
+  };
   // As the arranger's walk: each page after what was listed, until an empty one (the docs' end).
   // Read unchecked, by the weakest signal (an id, a reference, a status): an answer that breaks the
   // contract is the replay's to judge, and must not keep the run's orders open.
@@ -176,45 +227,22 @@ async function scan(
     ];
     passed.push(...orders.filter((order) => !recent.includes(order)));
     for (const { id } of orders) read.add(id);
-    const readOrder = (id: number) =>
-      reading(() => client.sendUnchecked('getOrder', { id }, { signal }), signal).then(
-        (order) => (isJsonObject(order) ? order : undefined),
-        (error: unknown) => {
-          if (isHttpError(error) && error.status === 404) return undefined;
-          throw error;
-        },
-      );
     // Read a few at a time: on a slow vendor, an account's own recent orders cost one read each.
-    const details = await pooled(unread, ({ id }) => readOrder(id));
-    for (const [index, { id }] of unread.entries()) {
-      const order = details[index];
-      if (order?.reference !== reference) continue;
-      if (order.status === 'cancelled') {
-        already++;
-        continue;
-      }
-      if (unknown) {
-        unknown({ ...order, id });
-        cancelled++;
-        continue;
-      }
-      const failure = await cancelFound(
-        id,
-        () => client.cancelOrder(id, CANCEL_REASON, { signal }),
-        readOrder,
-        { signal, pollIntervalMs },
-      );
-      if (failure === undefined) cancelled++;
-      else {
-        say(`  order ${id} carries "${reference}" but could not be cancelled: ${failure}`);
-        complete = false;
-      }
-    }
+    await readAndTake(unread.map(({ id }) => id));
     const sortedNewestFirst = orders.every(
       (order, index) => index === 0 || Date.parse(order.date) <= Date.parse(orders[index - 1]?.date ?? ''),
     );
     const pastTheWindow = sortedNewestFirst && orders.length > 0 && recent.length < orders.length;
     end = listed === 0 || pastTheWindow;
+  }
+  // An order whose reads stayed unusable may be the run's: read again a few times, later each time.
+  for (let round = 1; unreadable.length > 0 && round <= UNREADABLE_ROUNDS; round++) {
+    if (!(await sleep(pollIntervalMs * round, true, { signal }).catch(() => false))) break;
+    await readAndTake(unreadable.splice(0));
+  }
+  if (unreadable.length > 0) {
+    say(`  ${unreadable.length} orders listed in the window could not be read (${unreadableWhy})`);
+    complete = false;
   }
   if (repeated !== undefined) {
     say(`  the scan stopped at page ${repeated}, which listed only orders of earlier pages`);

@@ -7,7 +7,7 @@ import {
 } from '@print-contracts/client';
 import { redact } from '@print-contracts/client/kit';
 import type { Ledger, LedgerEntry, LedgerEvents, LedgerOutcome } from '../ledger/ledger.js';
-import { reading, type TargetClients, unanswered } from '../target/clients.js';
+import { reading, serverError, type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
 import {
   CANCEL_REASON,
@@ -148,11 +148,8 @@ export async function settleOrders(
  * A 5xx that is not the vendor's documented refusal (a 500 "Cancel order failed": the order is in
  * production) nor throttling: a server error or a gateway's answer says nothing of the cancel.
  */
-const serverError = (error: unknown) =>
-  isHttpError(error) &&
-  error.status >= 500 &&
-  !(error.status === 503 && error.retryAfterSeconds !== undefined) &&
-  !bodyText(error.body).includes(CANCEL_REFUSED_MESSAGE);
+const serverErrorButRefusal = (error: unknown) =>
+  serverError(error) && !bodyText(error.body).includes(CANCEL_REFUSED_MESSAGE);
 
 /** How an entry is crossed off, or why it stays open. */
 type Ending = LedgerEvents['closed'] | string;
@@ -277,7 +274,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         if (again && (await sleep(pause, true, { signal }).catch(() => false))) continue;
         return `the answer to the cancel broke the contract and the order does not read cancelled: ${message(error)}`;
       }
-      if (unanswered(error, signal) || serverError(error)) {
+      if (unanswered(error, signal) || serverErrorButRefusal(error)) {
         // The cancel may have been done, or never have arrived: the order tells. One that still
         // reads open is sent the cancel again while cancels are retried; one not found yet is
         // still being created, as after a 404 to the cancel.

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ApiVersion,
+  type HttpError,
+  isHttpError,
   isResponseValidationError,
   isTransportError,
   OrdersClient,
@@ -91,16 +93,28 @@ export const unanswered = (error: unknown, signal: AbortSignal): boolean =>
 const UNUSABLE_READS = 3;
 
 /**
+ * A 5xx that says nothing of the request: a server error, or a gateway's answer the transport
+ * gave up retrying. Throttling (a 503 with `Retry-After`) the transport has waited out.
+ */
+export const serverError = (error: unknown): error is HttpError =>
+  isHttpError(error) &&
+  error.status >= 500 &&
+  !(error.status === 503 && error.retryAfterSeconds !== undefined);
+
+/** An answer a settling read cannot use: a 2xx that is not JSON (a maintenance page), or a server error. */
+const unusable = (error: unknown) => isResponseValidationError(error) || serverError(error);
+
+/**
  * A settling read, made again (up to 3 times, a little later each time) while the target answers
- * it with something unusable (a 2xx that is not JSON, a maintenance page): what the run created
- * is decided by the target's orders, not by one bad answer. Any other failure is the caller's.
+ * it with something unusable: what the run created is decided by the target's orders, not by one
+ * bad answer. Any other failure is the caller's.
  */
 export async function reading<T>(read: () => Promise<T>, signal: AbortSignal): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
     } catch (error) {
-      if (attempt >= UNUSABLE_READS || !isResponseValidationError(error)) throw error;
+      if (attempt >= UNUSABLE_READS || !unusable(error)) throw error;
       if (!(await sleep(250 * attempt, true, { signal }).catch(() => false))) throw error;
     }
   }
