@@ -2,7 +2,9 @@
  * The whole mutation harness, run by `pnpm bench --mutations` through vitest (the stand-in's
  * altering proxy comes from @print-contracts/test-support, which ships TypeScript only). Writes
  * bench/mutations.json and the harness's section of bench/RESULTS.md. It measures; it does not
- * fail on a missed mutation (the figures say so). MUTATION_CONCURRENCY: 1 or 2 (default 2).
+ * fail on a missed mutation (the figures say so). Then a run killed mid-arranging, and its
+ * `--cleanup`, against each vendor behaviour a cleanup meets (`killed-run.ts`).
+ * MUTATION_CONCURRENCY: 1 or 2 (default 2).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { generateMutations } from './src/mutations/generate.js';
 import { EXTRA_ORDERS, readPacts, runMutations } from './src/mutations/harness.js';
+import { killedRunMutations, runKilledRuns } from './src/mutations/killed-run.js';
 import { type MutationSummary, renderSection, withSection } from './src/mutations/summary.js';
 
 const BENCH = fileURLToPath(new URL('./', import.meta.url));
@@ -34,6 +37,17 @@ it('the mutation harness verifies every generated mutation against its own stand
           `[mutations ${done}/${total}] ${result.outcome.padEnd(11)} exit ${result.exitCode} ${result.name}\n`,
         ),
     });
+    // Then each vendor behaviour a cleanup meets, against a run killed mid-arranging.
+    const killable = killedRunMutations(generated.mutations);
+    const killedRuns = await runKilledRuns(killable, {
+      work,
+      pacts: PACTS,
+      concurrency,
+      onResult: (result, done) =>
+        process.stderr.write(
+          `[killed runs ${done}/${killable.length}] ${result.outcome.padEnd(7)} cleanup exit ${result.exitCode} ${result.name}\n`,
+        ),
+    });
     const byKind: Record<string, number> = {};
     for (const mutation of generated.mutations) byKind[mutation.kind] = (byKind[mutation.kind] ?? 0) + 1;
     const summary: MutationSummary = {
@@ -46,11 +60,13 @@ it('the mutation harness verifies every generated mutation against its own stand
       skipped: generated.skipped.length,
       byKind,
       results,
+      killedRuns,
     };
     await writeFile(join(BENCH, 'mutations.json'), `${JSON.stringify(summary, null, 2)}\n`);
     const markdown = await readFile(join(BENCH, 'RESULTS.md'), 'utf8').catch(() => '# Benchmark results\n');
     await writeFile(join(BENCH, 'RESULTS.md'), withSection(markdown, renderSection(summary)));
     expect(results).toHaveLength(total);
+    expect(killedRuns).toHaveLength(killable.length);
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alterationOf, requestScope } from '../src/mutations/alteration.js';
 import { generateMutations, type Mutation } from '../src/mutations/generate.js';
 import { readPacts, runMutations } from '../src/mutations/harness.js';
+import { cleanupOutcome, killedRunMutations, runKilledRuns } from '../src/mutations/killed-run.js';
 import type { PactDocument } from '../src/mutations/pact-pins.js';
 
 const PACTS = fileURLToPath(new URL('../../contracts', import.meta.url));
@@ -414,5 +415,43 @@ describe('the mutation harness on a sample', { timeout: 180_000 }, () => {
     expect(results.filter((result) => result.leftOpen).map((result) => result.name)).toEqual([]);
     expect(results.filter((result) => result.ledgerKept).map((result) => result.name)).toEqual([]);
     expect(results.filter((result) => result.unsaid).map((result) => result.name)).toEqual([]);
+  });
+});
+
+describe('a run killed mid-arranging, then --cleanup', { timeout: 180_000 }, () => {
+  it('is tried against every vendor behaviour a cleanup meets, and no field change', async () => {
+    const { mutations } = generateMutations(await readPacts(PACTS));
+    const kinds = new Set(killedRunMutations(mutations).map((mutation) => mutation.kind));
+    const operations = new Set(killedRunMutations(mutations).map((mutation) => mutation.scope.operation));
+    expect(kinds).toContain('twin-create');
+    expect(kinds).toContain('cancel-ignored');
+    expect(kinds).toContain('throttling');
+    for (const kind of ['rename', 'retype', 'drop', 'null', 'documented-null'])
+      expect(kinds).not.toContain(kind);
+    expect([...operations].sort()).toEqual(['any', 'cancelOrder', 'createOrder', 'getOrder', 'listOrders']);
+  });
+
+  it('tells a cleanup that left orders open and said so from one that said nothing', () => {
+    expect(cleanupOutcome({ leftOpen: 0, exitCode: 0, ledgerKept: false })).toBe('clean');
+    expect(cleanupOutcome({ leftOpen: 0, exitCode: 1, ledgerKept: true })).toBe('unsure');
+    expect(cleanupOutcome({ leftOpen: 2, exitCode: 1, ledgerKept: true })).toBe('said');
+    expect(cleanupOutcome({ leftOpen: 2, exitCode: 0, ledgerKept: false })).toBe('unsaid');
+    expect(cleanupOutcome({ leftOpen: 2, exitCode: 1, ledgerKept: false })).toBe('unsaid');
+  });
+
+  it('leaves nothing open behind a vendor that answers one order read in 2 with its own 500', async () => {
+    // The harness's killed runs found it: one unreadable order ended --cleanup's scan by the run's
+    // reference, and every order whose create the kill left unanswered stayed open.
+    const name = 'getOrder: one request in 2 done, and answered 500 Internal Server Error';
+    const { mutations } = generateMutations(await readPacts(PACTS));
+    const sample = killedRunMutations(mutations).filter((mutation) => mutation.name === name);
+    const work = await mkdtemp(join(tmpdir(), 'killed-runs-'));
+    try {
+      const [result] = await runKilledRuns(sample, { work, pacts: PACTS, concurrency: 1 });
+      expect(result).toMatchObject({ name, endedFirst: false, outcome: 'clean', exitCode: 0, leftOpen: 0 });
+      expect(result?.creates).toBeGreaterThan(0);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

@@ -86,39 +86,79 @@ let runs = 0;
 /** How long the stand-in takes to process an order (the sample API's default). */
 const PROCESSING_MS = 50;
 
+/** A fresh sample API behind the mutation's altering proxy, with what a run needs to reach it. */
+export interface StandIn {
+  readonly api: SampleApi;
+  /** The proxy's base URL: the run's `--base-url`. */
+  readonly url: string;
+  /** The demo credential sets, as the verifier reads them from the environment. */
+  readonly env: Record<string, string | undefined>;
+  /** Orders open at the sample API before the run that were not before it (read past the proxy). */
+  readonly openSince: () => Promise<number>;
+}
+
 /**
- * `pnpm verify --base-url … --mode sample --control` in-process against a fresh sample API
- * behind the mutation's altering proxy (none for the unaltered stand-in), one version when the
- * mutation is scoped to one.
+ * Starts a fresh sample API with `extraOrders` more orders per credential set, behind the altering
+ * proxy of `mutation` (none for the unaltered stand-in), for `use`; both closed after.
  */
-export async function verifyStandIn(
+export async function withStandIn<T>(
   mutation: Mutation | undefined,
-  options: HarnessOptions & { version: ApiVersion | 'any'; baseline?: string },
-): Promise<StandInRun> {
+  extraOrders: number,
+  use: (standIn: StandIn) => Promise<T>,
+): Promise<T> {
   const api = await startSampleApi({
     control: true,
     processingDelayMs: PROCESSING_MS,
     ...(mutation?.kind === 'latency' ? { faults: [{ latencyMs: mutation.latencyMs }] } : {}),
   });
-  await addOrders(api, options.extraOrders ?? EXTRA_ORDERS);
-  const openBefore = new Set(await openOrders(api));
-  const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation, api.origin) : {});
-  const dir = join(options.work, `run-${++runs}`);
-  await mkdir(dir, { recursive: true });
-  const [main, other] = api.credentials;
-  const { io } = captureIo({
-    cwd: dir,
-    env: {
+  try {
+    await addOrders(api, extraOrders);
+    const openBefore = new Set(await openOrders(api));
+    const proxy = await startAlteringProxy(api.origin, mutation ? alterationOf(mutation, api.origin) : {});
+    const [main, other] = api.credentials;
+    const env = {
       [ENV.userId]: main?.userId,
       [ENV.secret]: main?.secret,
       [OTHER_USER_ID_ENV]: other?.userId,
       [OTHER_SECRET_ENV]: other?.secret,
-    },
-  });
-  try {
+    };
+    const openSince = async () => {
+      // An order lists once processed: one the run created at its very end is counted too.
+      await sleep(2 * PROCESSING_MS);
+      return (await openOrders(api)).filter((order) => !openBefore.has(order)).length;
+    };
+    try {
+      return await use({ api, url: `${proxy.origin}/api`, env, openSince });
+    } finally {
+      await proxy.close();
+    }
+  } finally {
+    await api.close();
+  }
+}
+
+/** A scratch folder of its own below `work`, for one run's reports and ledger. */
+export async function runFolder(work: string): Promise<string> {
+  const dir = join(work, `run-${++runs}`);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * `pnpm verify --base-url … --mode sample --control` in-process against a fresh sample API
+ * behind the mutation's altering proxy (none for the unaltered stand-in), one version when the
+ * mutation is scoped to one.
+ */
+export function verifyStandIn(
+  mutation: Mutation | undefined,
+  options: HarnessOptions & { version: ApiVersion | 'any'; baseline?: string },
+): Promise<StandInRun> {
+  return withStandIn(mutation, options.extraOrders ?? EXTRA_ORDERS, async ({ url, env, openSince }) => {
+    const dir = await runFolder(options.work);
+    const { io } = captureIo({ cwd: dir, env });
     const exitCode = await runVerify(
       [
-        ...['--base-url', `${proxy.origin}/api`, '--mode', 'sample', '--control', '--quiet'],
+        ...['--base-url', url, '--mode', 'sample', '--control', '--quiet'],
         ...['--pact', options.pacts, '--report-dir', dir, '--ledger', join(dir, 'ledger.jsonl')],
         // The sample API processes an order in 50 ms: poll it as the embedded run does.
         ...['--poll-interval', '50', '--creation-timeout', String(options.creationTimeoutMs ?? 30_000)],
@@ -132,21 +172,18 @@ export async function verifyStandIn(
       (text) => JSON.parse(text) as RunReport,
       () => undefined,
     );
-    const ledgerKept = await access(join(dir, 'ledger.jsonl')).then(
-      () => true,
-      () => false,
-    );
-    // An order lists once processed: one the run created at its very end is counted too.
-    await sleep(2 * PROCESSING_MS);
-    const leftOpen = (await openOrders(api)).filter((order) => !openBefore.has(order)).length;
-    return { exitCode, leftOpen, ledgerKept, report, reportFile };
-  } finally {
-    await proxy.close();
-    await api.close();
-  }
+    const ledgerKept = await exists(join(dir, 'ledger.jsonl'));
+    return { exitCode, leftOpen: await openSince(), ledgerKept, report, reportFile };
+  });
 }
 
-/** `user:id` of every order each credential set of the sample API holds open. */
+/** Whether a file is there (a ledger a run or a cleanup left). */
+export const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
 /**
  * Orders each credential set gets before a run, beyond the sample API's seeds: the list then runs
  * past the pacts' page at limit 10, offset 10 before the run creates anything, so a vendor that
@@ -169,6 +206,7 @@ async function addOrders(api: SampleApi, count: number): Promise<void> {
   await sleep(2 * PROCESSING_MS);
 }
 
+/** `user:id` of every order each credential set of the sample API holds open. */
 async function openOrders(api: SampleApi): Promise<string[]> {
   const open: string[] = [];
   for (const credentials of api.credentials) {
@@ -230,36 +268,47 @@ export async function runMutations(
   const unaltered: Record<string, StandInRun> = {};
   for (const version of scopes) unaltered[version] = await verifyStandIn(undefined, { ...options, version });
 
-  const results: MutationResult[] = new Array(mutations.length);
-  let next = 0;
   let done = 0;
+  const results = await inPool(mutations, options.concurrency, async (mutation) => {
+    const reference = unaltered[mutation.scope.version];
+    const started = process.hrtime.bigint();
+    const run = await verifyStandIn(mutation, {
+      ...options,
+      version: mutation.scope.version,
+      ...(baseline && reference ? { baseline: reference.reportFile } : {}),
+    });
+    const result: MutationResult = {
+      name: mutation.name,
+      kind: mutation.kind,
+      harmful: mutation.harmful,
+      outcome: outcomeOf(mutation, run.exitCode, run.report?.totals),
+      exitCode: run.exitCode,
+      totals: run.report?.totals,
+      changed: changedVerdicts(reference?.report, run.report),
+      leftOpen: run.leftOpen > 0,
+      ledgerKept: run.ledgerKept,
+      unsaid: run.leftOpen > (run.report?.teardown.open ?? 0),
+      seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    };
+    options.onResult?.(result, ++done);
+    return result;
+  });
+  return { results, unaltered, baseline };
+}
+
+/** `each` of `items`, `concurrency` at a time; the results in the items' order. */
+export async function inPool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  each: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
   const worker = async () => {
-    for (let index = next++; index < mutations.length; index = next++) {
-      const mutation = mutations[index] as Mutation;
-      const reference = unaltered[mutation.scope.version];
-      const started = process.hrtime.bigint();
-      const run = await verifyStandIn(mutation, {
-        ...options,
-        version: mutation.scope.version,
-        ...(baseline && reference ? { baseline: reference.reportFile } : {}),
-      });
-      const result: MutationResult = {
-        name: mutation.name,
-        kind: mutation.kind,
-        harmful: mutation.harmful,
-        outcome: outcomeOf(mutation, run.exitCode, run.report?.totals),
-        exitCode: run.exitCode,
-        totals: run.report?.totals,
-        changed: changedVerdicts(reference?.report, run.report),
-        leftOpen: run.leftOpen > 0,
-        ledgerKept: run.ledgerKept,
-        unsaid: run.leftOpen > (run.report?.teardown.open ?? 0),
-        seconds: Number(process.hrtime.bigint() - started) / 1e9,
-      };
-      results[index] = result;
-      options.onResult?.(result, ++done);
+    for (let index = next++; index < items.length; index = next++) {
+      results[index] = await each(items[index] as T);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  return { results, unaltered, baseline };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  return results;
 }

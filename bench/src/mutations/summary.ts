@@ -1,5 +1,6 @@
 import { isLostKind } from './generate.js';
 import type { MutationResult } from './harness.js';
+import type { KilledRunResult } from './killed-run.js';
 
 /** RESULTS.md keeps the harness's section between these lines; `pnpm bench` carries it over. */
 export const SECTION_START = '<!-- mutation-harness:start -->';
@@ -17,6 +18,8 @@ export interface MutationSummary {
   readonly skipped: number;
   readonly byKind: Readonly<Record<string, number>>;
   readonly results: readonly MutationResult[];
+  /** A run killed mid-arranging behind each vendor behaviour, then `--cleanup` (absent in older summaries). */
+  readonly killedRuns?: readonly KilledRunResult[];
 }
 
 const percent = (part: number, whole: number) =>
@@ -108,9 +111,38 @@ export function renderSection(summary: MutationSummary): string {
     `### Neither caught nor green: exit 2 or 3 (${f.neither.length})`,
     '',
     ...(f.neither.length ? f.neither.map(line) : ['None.']),
+    ...killedRunLines(summary.killedRuns ?? []),
     SECTION_END,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The killed runs' part of the section: every cleanup must leave nothing open, or say what it left. */
+function killedRunLines(runs: readonly KilledRunResult[]): string[] {
+  if (runs.length === 0) return [];
+  const by = (outcome: KilledRunResult['outcome']) => runs.filter((run) => run.outcome === outcome);
+  const sum = (pick: (run: KilledRunResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const line = (run: KilledRunResult) =>
+    `- ${run.name}: ${run.outcome}; ${run.creates} creates sent, ${run.unanswered} unanswered at the kill${run.endedFirst ? ' (the run ended first)' : ''}; --cleanup exit ${run.exitCode ?? '— (no ledger)'}, ${run.leftOpen} left open, in ${run.seconds.toFixed(1)} s`;
+  return [
+    '',
+    `### A killed run, then \`--cleanup\` (${runs.length})`,
+    '',
+    'Each behaviour of the vendor that meets a create, a read, the list or a cancel: a `pnpm verify` process against a',
+    'fresh stand-in behind it, killed (SIGKILL, its process group) once two of its creates were answered, then',
+    '`pnpm verify --cleanup` through the same stand-in. Clean: nothing the run made is left open, exit 0. Unsure:',
+    'nothing is left, but the cleanup could not prove it (exit 1, ledger kept). Said: orders left open, exit 1 and the',
+    'ledger kept. Unsaid: orders left open while the cleanup exits 0 or removes its ledger.',
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| clean, unsure, said, unsaid | ${by('clean').length}, ${by('unsure').length}, ${by('said').length}, ${by('unsaid').length} of ${runs.length} |`,
+    `| creates sent before the kill, of them unanswered (found only by the run's reference) | ${sum((run) => run.creates)}, ${sum((run) => run.unanswered)} |`,
+    `| runs that ended before the kill | ${runs.filter((run) => run.endedFirst).length} |`,
+    '',
+    ...runs.filter((run) => run.outcome !== 'clean').map(line),
+    ...(runs.every((run) => run.outcome === 'clean') ? ['Every one clean.'] : []),
+  ];
 }
 
 /** `markdown` with its harness section replaced by `section` (appended when it has none). */
