@@ -56,7 +56,7 @@ const why = (result: MutationResult) =>
     ? `; vs the unaltered stand-in: ${result.changed.slice(0, 3).join('; ')}${result.changed.length > 3 ? ` (+${result.changed.length - 3})` : ''}`
     : '';
 
-const names = (results: readonly MutationResult[]) =>
+const names = (results: readonly { readonly name: string }[]) =>
   `${results.length}${results.length ? `: ${results.map((result) => result.name).join('; ')}` : ''}`;
 
 /** The Markdown section of RESULTS.md, markers included. */
@@ -138,7 +138,7 @@ function killedRunLines(runs: readonly KilledRunResult[]): string[] {
     '|---|---|',
     `| clean, unsure, said, unsaid | ${by('clean').length}, ${by('unsure').length}, ${by('said').length}, ${by('unsaid').length} of ${runs.length} |`,
     `| creates sent before the kill, of them unanswered (found only by the run's reference) | ${sum((run) => run.creates)}, ${sum((run) => run.unanswered)} |`,
-    `| runs that ended before the kill | ${runs.filter((run) => run.endedFirst).length} |`,
+    `| runs that ended before the kill (their own teardown settled what they made) | ${names(runs.filter((run) => run.endedFirst))} |`,
     '',
     ...runs.filter((run) => run.outcome !== 'clean').map(line),
     ...(runs.every((run) => run.outcome === 'clean') ? ['Every one clean.'] : []),
