@@ -90,61 +90,128 @@ describe('pnpm verify --cleanup', () => {
     expect(twinNow?.status).toBe('cancelled');
   });
 
-  it("finds a killed run's unanswered creates by its reference though the vendor answers each order's first reads 500", async () => {
-    // Found by the mutation harness's killed runs: one read answered 500 ended the whole scan, and
-    // --cleanup left every order of the run open.
-    const [main] = api.credentials;
-    if (!main) throw new Error('the sample API has a credential set');
-    const ledgerPath = space.path('reads-500.jsonl');
-    const ledger = Ledger.open(ledgerPath, 'killed-500', 500);
-    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v2' });
-    const made: number[] = [];
-    try {
-      for (let index = 0; index < 4; index++) {
-        const target = { kind: 'url', baseUrl: '', mode: 'sample', controlOrigin: undefined } as const;
-        ledger.creating(
-          { ...target, credentials: { main, other: undefined } },
-          { credential: 'main', version: 'v2', source: 'state "an order exists"' },
-        );
-        const order = exampleOrder('v2', { testOrder: true, reference: ledger.reference });
-        made.push((await client.waitForOrder((await client.createOrder(order)).uuid, { intervalMs: 20 })).id);
+  describe("a killed run's creates that got no answer, found by its reference", () => {
+    /**
+     * A ledger a run killed mid-arranging left: `count` creates of `version` at a vendor (a front on
+     * the sample API with `hooks`) sent and never answered, their orders made all the same; then
+     * `--cleanup` through that vendor. Resolves with what it printed and how the orders ended.
+     */
+    const killedThenCleanedUp = async (
+      name: string,
+      version: 'v1' | 'v2',
+      count: number,
+      hooks: Parameters<typeof front>[1],
+    ) => {
+      const [main] = api.credentials;
+      if (!main) throw new Error('the sample API has a credential set');
+      const vendor = await front(api.origin, hooks);
+      const ledgerPath = space.path(`${name}.jsonl`);
+      const ledger = Ledger.open(ledgerPath, name, 500);
+      const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: version });
+      const made: number[] = [];
+      try {
+        for (let index = 0; index < count; index++) {
+          const target = {
+            kind: 'url',
+            baseUrl: vendor.url,
+            mode: 'sample',
+            controlOrigin: undefined,
+          } as const;
+          ledger.creating(
+            { ...target, credentials: { main, other: undefined } },
+            { credential: 'main', version, source: 'state "an order exists"' },
+          );
+          const order = exampleOrder(version, { testOrder: true, reference: ledger.reference });
+          made.push(
+            (await client.waitForOrder((await client.createOrder(order)).uuid, { intervalMs: 20 })).id,
+          );
+        }
+        const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
+          cwd: space.dir,
+          env: cliEnv(credentialEnv(api)),
+        });
+        const statuses = (await ordersOf(api))
+          .filter((order) => made.includes(order.id))
+          .map((order) => order.status);
+        return { ...cleanup, statuses, ledgerKept: existsSync(ledgerPath) };
+      } finally {
+        await client.close();
+        await vendor.close();
       }
-    } finally {
-      await client.close();
-    }
-    // Each order's first three reads answer 500 (one read's tries, all), then the order.
-    const reads = new Map<string, number>();
-    const vendor = await front(api.origin, {
-      answer: ({ method, path }) => {
-        if (method !== 'GET' || !/^\/api\/orders\/\d+$/.test(path)) return undefined;
-        const count = (reads.get(path) ?? 0) + 1;
-        reads.set(path, count);
-        return count <= 3 ? { status: 500, body: { message: 'Internal Server Error' } } : undefined;
-      },
-    });
-    try {
-      // The ledger names the front as the run's target.
-      const text = readFileSync(ledgerPath, 'utf8').replaceAll('"target":""', `"target":"${vendor.url}"`);
-      writeFileSync(ledgerPath, text);
-      const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
-        cwd: space.dir,
-        env: cliEnv(credentialEnv(api)),
+    };
+    const isList = ({ method, path }: { method: string; path: string }) =>
+      method === 'GET' && path.startsWith('/api/orders?');
+    const isV2 = ({ headers }: { headers: Record<string, unknown> }) =>
+      String(headers.accept).endsWith('.v2');
+
+    it("finds them though the vendor answers each order's first three reads 500", async () => {
+      // Found by the mutation harness's killed runs: one read answered 500 ended the whole scan, and
+      // --cleanup left every order of the run open.
+      const reads = new Map<string, number>();
+      const run = await killedThenCleanedUp('reads-500', 'v2', 4, {
+        answer: ({ method, path }) => {
+          if (method !== 'GET' || !/^\/api\/orders\/\d+$/.test(path)) return undefined;
+          const count = (reads.get(path) ?? 0) + 1;
+          reads.set(path, count);
+          return count <= 3 ? { status: 500, body: { message: 'Internal Server Error' } } : undefined;
+        },
       });
 
-      expect(cleanup.stderr).toBe('');
-      expect(cleanup.stdout).toContain('found 4 orders with it: cancelled 4, already cancelled 0');
-      expect(cleanup.code).toBe(0);
-      expect(existsSync(ledgerPath)).toBe(false);
-    } finally {
-      await vendor.close();
-    }
-    const statuses = (await ordersOf(api)).filter((order) => made.includes(order.id));
-    expect(statuses.map((order) => order.status)).toEqual([
-      'cancelled',
-      'cancelled',
-      'cancelled',
-      'cancelled',
-    ]);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain('found 4 orders with it: cancelled 4, already cancelled 0');
+      expect(run.code).toBe(0);
+      expect(run.ledgerKept).toBe(false);
+      expect(run.statuses).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
+    });
+
+    it('finds them through the other API version when their own version lists no orders array', async () => {
+      // Found by the harness: a v1 list without its orders array read as the end of the list, and
+      // the scan crossed the creates off with their orders open.
+      const run = await killedThenCleanedUp('v1-list-changed', 'v1', 2, {
+        answer: (seen) => (isList(seen) && !isV2(seen) ? { status: 200, body: { count: 2 } } : undefined),
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain('the list answered without an "orders" array at offset 0');
+      expect(run.stdout).toContain('reading the orders through the v2 API instead');
+      expect(run.code).toBe(0);
+      expect(run.statuses).toEqual(['cancelled', 'cancelled']);
+    });
+
+    it('keeps them in the ledger and exits 1 when no version reads an order with its reference', async () => {
+      const run = await killedThenCleanedUp('reads-without-reference', 'v1', 2, {
+        answer: ({ method, path }) => {
+          const id = /^\/api\/orders\/(\d+)$/.exec(path)?.[1];
+          return method === 'GET' && id
+            ? { status: 200, body: { id: Number(id), status: 'in-progress' } }
+            : undefined;
+        },
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(
+        /\d+ orders read had no "reference": the scan cannot tell whether they are the run's/,
+      );
+      expect(run.stdout).toContain('reading the orders through the v2 API instead');
+      expect(run.code).toBe(1);
+      expect(run.ledgerKept).toBe(true);
+      expect(run.statuses).toEqual(['in-progress', 'in-progress']);
+    });
+
+    it('keeps them in the ledger and exits 1 when no version lists orders with a usable id', async () => {
+      const idless = { count: 1, orders: [{ number: '10004274', status: 'in-progress' }] };
+      const run = await killedThenCleanedUp('lists-without-ids', 'v2', 2, {
+        answer: (seen) => (isList(seen) ? { status: 200, body: idless } : undefined),
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain(
+        "the list's 1 orders at offset 0 have no usable id: the scan cannot read on",
+      );
+      expect(run.stdout).toContain('Cleanup: 0 orders settled, 2 still open');
+      expect(run.code).toBe(1);
+      expect(run.ledgerKept).toBe(true);
+    });
   });
 
   it('leaves a file that is not a ledger as it was and exits 2', async () => {

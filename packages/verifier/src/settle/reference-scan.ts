@@ -1,5 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ISO_DATE_TIME_PATTERN, isHttpError, LIST_LIMIT_MAX } from '@print-contracts/client';
+import {
+  API_VERSIONS,
+  type ApiVersion,
+  ISO_DATE_TIME_PATTERN,
+  isHttpError,
+  LIST_LIMIT_MAX,
+} from '@print-contracts/client';
 import { isJsonObject, type JsonObject } from '@print-contracts/client/kit';
 import { summariesOf } from '../arrange/listed-orders.js';
 import { CLOCK_SKEW_MS, type LedgerEntry } from '../ledger/ledger.js';
@@ -66,7 +72,7 @@ async function scanGroups(
       continue;
     }
     say(`  ${many}: looking for orders with reference "${reference}" at ${target}`);
-    await scan(context, clients, entries, { crossOff }).catch((error: unknown) => {
+    await scanEither(context, clients, entries, { crossOff }).catch((error: unknown) => {
       say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
     });
   }
@@ -101,7 +107,7 @@ export async function sweepUnledgered(context: SettleContext, entries: readonly 
       ledger.record('read', key, { id: order.id });
       found.push(ledger.get(key) as LedgerEntry);
     };
-    await scan(context, clients, group, { crossOff: false, unknown }).catch((error: unknown) => {
+    await scanEither(context, clients, group, { crossOff: false, unknown }).catch((error: unknown) => {
       say(`  the sweep for orders with reference "${reference}" failed: ${(error as Error).message}`);
     });
   };
@@ -117,18 +123,39 @@ interface ScanAim {
 }
 
 /**
+ * A scan through the API version of `entries`, then, when that version's list or orders could not
+ * be told apart (a vendor that changed one version), once more through the other: each version
+ * lists the orders of both.
+ */
+async function scanEither(
+  context: SettleContext,
+  clients: TargetClients,
+  entries: readonly [LedgerEntry, ...LedgerEntry[]],
+  aim: ScanAim,
+): Promise<void> {
+  const [{ version }] = entries;
+  if (!(await scan(context, clients, entries, aim, version))) return;
+  const other = API_VERSIONS.find((each) => each !== version) ?? version;
+  context.say(`  reading the orders through the ${other} API instead`);
+  await scan(context, clients, entries, aim, other);
+}
+
+/**
  * Once `entries` are past their deadlines, reads the caller's orders since the first create in full
- * (the list shows no reference) and cancels those with their reference; crosses `entries` off when
- * nothing was missed. A sweep for `unknown` orders waits for nothing and reads only those.
+ * (the list shows no reference), through API version `readAs`, and cancels those with their
+ * reference; crosses `entries` off when nothing was missed. A sweep for `unknown` orders waits for
+ * nothing and reads only those. Returns whether that version's answers could not be told apart (a
+ * list without its orders, orders without a usable id or reference).
  */
 async function scan(
   { ledger, signal, say, pollIntervalMs }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
   { crossOff, unknown }: ScanAim,
-): Promise<void> {
-  const [{ reference, credential, version }] = entries;
-  const client = clients.settling(credential, version);
+  readAs: ApiVersion,
+): Promise<boolean> {
+  const [{ reference, credential }] = entries;
+  const client = clients.settling(credential, readAs);
   const wait = Math.max(...entries.map((entry) => Date.parse(entry.deadline) || 0)) - Date.now();
   if (wait > 0 && !unknown) {
     say(`  waiting ${Math.ceil(wait / 1000)} s, until every create of the run has had its creation window…`);
@@ -142,8 +169,8 @@ async function scan(
       .withReference(reference ?? '')
       .flatMap(({ id, uuid }) => [id ?? [], uuid?.toLowerCase() ?? []].flat()),
   );
-  const isOwn = (order: { id: number; uuid?: string | null }) =>
-    own.has(order.id) || own.has(order.uuid?.toLowerCase() ?? '');
+  const isOwn = (order: { id: number; uuid?: unknown }) =>
+    own.has(order.id) || (typeof order.uuid === 'string' && own.has(order.uuid.toLowerCase()));
   const ownBeforeWindow = (order: { id: number; uuid?: string | null; date: string }) =>
     isOwn(order) && Date.parse(order.date) < cutoff;
   /** Orders listed but not read, being dated before the window. */
@@ -153,6 +180,8 @@ async function scan(
   let complete = true;
   let end = false;
   let repeated: number | undefined;
+  /** A page of the list came without its orders, or without an id among them: the walk stopped there, said so. */
+  let unlistable = false;
   const read = new Set<number>();
   const readOrder = (id: number) =>
     reading(() => client.sendUnchecked('getOrder', { id }, { signal }), signal).then(
@@ -173,8 +202,12 @@ async function scan(
       unreadableWhy = (error as Error).message;
       return null;
     });
+  /** Orders listed without a usable id, and orders read without a reference (a string or null): either may be the run's. */
+  let idless = 0;
+  let unmarked = 0;
   /** Cancels (or hands to `unknown`) the order `id` reads as, when it carries the reference and is open. */
   const take = async (id: number, order: JsonObject | undefined) => {
+    if (order && order.reference !== null && typeof order.reference !== 'string') unmarked++;
     if (order?.reference !== reference) return;
     if (order.status === 'cancelled') {
       already++;
@@ -209,8 +242,22 @@ async function scan(
   for (let page = 0, offset = 0; page < MAX_SCAN_PAGES && !end && repeated === undefined; page++) {
     const query = { limit: LIST_LIMIT_MAX, offset };
     const answer = await reading(() => client.sendUnchecked('listOrders', { query }, { signal }), signal);
-    const listed = isJsonObject(answer) && Array.isArray(answer.orders) ? answer.orders.length : 0;
+    if (!isJsonObject(answer) || !Array.isArray(answer.orders)) {
+      say(`  the list answered without an "orders" array at offset ${offset}: the scan cannot read on`);
+      complete = false;
+      unlistable = true;
+      break;
+    }
+    const listed = answer.orders.length;
     const orders = summariesOf(answer);
+    if (listed > 0 && orders.length === 0) {
+      // Where such a list ends, or repeats itself, cannot be told either.
+      say(`  the list's ${listed} orders at offset ${offset} have no usable id: the scan cannot read on`);
+      complete = false;
+      unlistable = true;
+      break;
+    }
+    idless += listed - orders.length;
     offset += listed;
     // A list that ignores `offset` would have every page read in full again, up to the bound.
     if (orders.length > 0 && orders.every((order) => read.has(order.id))) repeated = page + 1;
@@ -244,27 +291,38 @@ async function scan(
     say(`  ${unreadable.length} orders listed in the window could not be read (${unreadableWhy})`);
     complete = false;
   }
+  if (idless > 0 || unmarked > 0) {
+    const what = [
+      idless > 0 ? `${idless} listed orders had no usable id` : [],
+      unmarked > 0 ? `${unmarked} orders read had no "reference"` : [],
+    ].flat();
+    say(`  ${what.join(' and ')}: the scan cannot tell whether they are the run's`);
+    complete = false;
+  }
   if (repeated !== undefined) {
     say(`  the scan stopped at page ${repeated}, which listed only orders of earlier pages`);
     complete = false;
-  } else if (!end) {
+  } else if (!end && !unlistable) {
     say(`  the scan stopped after ${MAX_SCAN_PAGES} pages of orders without reaching the end`);
     complete = false;
   }
+  const untold = unlistable || idless > 0 || unmarked > 0;
   if (unknown) {
     if (cancelled > 0) {
       say(
         `  found ${cancelled} open orders with reference "${reference}" that no create of the run answered for: cancelling them too`,
       );
     }
-    return;
+    return untold;
   }
   say(`  found ${cancelled + already} orders with it: cancelled ${cancelled}, already cancelled ${already}`);
-  if (!complete || !crossOff) return;
-  for (const entry of entries) {
-    const note = `scan found ${cancelled} to cancel`;
-    ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
+  if (complete && crossOff) {
+    for (const entry of entries) {
+      const note = `scan found ${cancelled} to cancel`;
+      ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
+    }
   }
+  return untold;
 }
 
 /**
