@@ -6,7 +6,7 @@ import type { OperationName } from '@print-contracts/client';
 import { captureIo } from '@print-contracts/test-support';
 import { runVerify } from '@print-contracts/verifier';
 import { spawnTracked, stopProcess, VERIFIER_CLI } from '../processes.js';
-import { FIELD_KINDS, type Mutation } from './generate.js';
+import type { Mutation } from './generate.js';
 import { exists, inPool, runFolder, withStandIn } from './harness.js';
 
 /** The operations `--cleanup` sends (reads, the list, cancels) and the create its ledger is about. */
@@ -19,16 +19,22 @@ const CLEANUP_OPERATIONS: ReadonlySet<OperationName | 'any'> = new Set([
 ]);
 
 /**
- * The mutations a killed run and its `--cleanup` are tried against: every behaviour of the vendor
- * (not the field changes, which the replay judges) on an operation the cleanup's requests or the
- * killed run's creates meet.
+ * What a settling request reads of an answer, by the weakest signal: a list's orders and their
+ * id, uuid, date and status; an order's id, uuid, status and reference; a create's uuid; a
+ * cancel's success. Field changes elsewhere (an order's lines, say) the replay judges alone.
+ */
+const SETTLING_FIELD = /^\$(\.orders(\[\*\])?|(\.orders\[\*\])?\.(id|uuid|date|status|reference|success))$/;
+
+/**
+ * The mutations a killed run and its `--cleanup` are tried against: on an operation the cleanup's
+ * requests or the killed run's creates meet, every behaviour of the vendor, and every change of a
+ * field a settling request reads.
  */
 export const killedRunMutations = (mutations: readonly Mutation[]) =>
   mutations.filter(
     (mutation) =>
-      !(FIELD_KINDS as readonly string[]).includes(mutation.kind) &&
-      mutation.kind !== 'documented-null' &&
-      CLEANUP_OPERATIONS.has(mutation.scope.operation),
+      CLEANUP_OPERATIONS.has(mutation.scope.operation) &&
+      (!('path' in mutation) || SETTLING_FIELD.test(mutation.path)),
   );
 
 /**
