@@ -21,6 +21,13 @@ describe('pnpm verify --cleanup', () => {
     await space?.remove();
   });
 
+  /** `pnpm verify --cleanup --ledger LEDGER` with the sample API's credentials in the environment. */
+  const cleanUp = (ledgerPath: string) =>
+    runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
+      cwd: space.dir,
+      env: cliEnv(credentialEnv(api)),
+    });
+
   it('cancels an order a killed run left open when it belongs to the second credential set alone', async () => {
     const [main, other] = api.credentials;
     if (!main || !other) throw new Error('the sample API has two credential sets');
@@ -41,10 +48,7 @@ describe('pnpm verify --cleanup', () => {
       await client.close();
     }
 
-    const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
-      cwd: space.dir,
-      env: cliEnv(credentialEnv(api)),
-    });
+    const cleanup = await cleanUp(ledgerPath);
 
     expect(cleanup.stderr).toBe('');
     expect(cleanup.code).toBe(0);
@@ -75,10 +79,7 @@ describe('pnpm verify --cleanup', () => {
       await client.close();
     }
 
-    const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
-      cwd: space.dir,
-      env: cliEnv(credentialEnv(api)),
-    });
+    const cleanup = await cleanUp(ledgerPath);
 
     expect(cleanup.stderr).toBe('');
     expect(cleanup.code).toBe(0);
@@ -126,10 +127,7 @@ describe('pnpm verify --cleanup', () => {
             (await client.waitForOrder((await client.createOrder(order)).uuid, { intervalMs: 20 })).id,
           );
         }
-        const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
-          cwd: space.dir,
-          env: cliEnv(credentialEnv(api)),
-        });
+        const cleanup = await cleanUp(ledgerPath);
         const statuses = (await ordersOf(api))
           .filter((order) => made.includes(order.id))
           .map((order) => order.status);
