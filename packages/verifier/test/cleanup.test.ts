@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { exampleOrder, OrdersClient } from '@print-contracts/client';
 import type { SampleApi } from '@print-contracts/sample-api';
-import { cliEnv, workspace } from '@print-contracts/test-support';
+import { cliEnv, editJson, startAlteringProxy, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
 import { runCli } from './helpers/cli.js';
@@ -89,6 +89,53 @@ describe('pnpm verify --cleanup', () => {
     expect(existsSync(ledgerPath)).toBe(false);
     const twinNow = (await ordersOf(api)).find((order) => order.id === twin);
     expect(twinNow?.status).toBe('cancelled');
+  });
+
+  it('enters a twin order once when its version lists an order without an id and the other version is read too', async () => {
+    const [main] = api.credentials;
+    if (!main) throw new Error('the sample API has a credential set');
+    // The v1 list gains an order without an id: the sweep reads through v1, then through v2.
+    const proxy = await startAlteringProxy(api.origin, {
+      response: (answer, request) =>
+        request.method === 'GET' &&
+        request.path.startsWith('/api/orders?') &&
+        !String(request.headers.accept).endsWith('.v2')
+          ? editJson(answer, (json) => {
+              const list = json as { orders: unknown[] };
+              return { ...list, orders: [...list.orders, { number: '10004274', status: 'in-progress' }] };
+            })
+          : undefined,
+    });
+    const ledgerPath = space.path('twin-idless.jsonl');
+    const ledger = Ledger.open(ledgerPath, 'twin-idless', 60_000);
+    const target = {
+      kind: 'url',
+      baseUrl: `${proxy.origin}/api`,
+      mode: 'sample',
+      controlOrigin: undefined,
+    } as const;
+    const key = ledger.creating(
+      { ...target, credentials: { main, other: undefined } },
+      { credential: 'main', version: 'v1', source: 'state "an order exists"' },
+    );
+    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v1' });
+    try {
+      const order = exampleOrder('v1', { testOrder: true, reference: ledger.reference });
+      const [{ uuid }, made] = await Promise.all([client.createOrder(order), client.createOrder(order)]);
+      ledger.record('created', key, { uuid });
+      await client.waitForOrder(made.uuid, { intervalMs: 20 });
+      const cleanup = await cleanUp(ledgerPath);
+
+      expect(cleanup.stderr).toBe('');
+      expect(cleanup.stdout).toContain('reading the orders through the v2 API instead');
+      expect(cleanup.stdout).toContain(
+        'Cleanup: 2 orders settled (1 of them found by the reference of their run, unknown to the ledger), 0 still open',
+      );
+      expect(cleanup.code).toBe(0);
+    } finally {
+      await client.close();
+      await proxy.close();
+    }
   });
 
   describe("a killed run's creates that got no answer, found by its reference", () => {

@@ -100,7 +100,11 @@ export async function sweepUnledgered(context: SettleContext, entries: readonly 
     const [{ credential, version, reference }] = group;
     const clients = context.clientsFor(group[0]);
     if (!clients) return;
+    const entered = new Set<number>();
     const unknown = (order: JsonObject & { id: number }) => {
+      // Read through both versions when one could not tell orders apart: entered once.
+      if (entered.has(order.id)) return;
+      entered.add(order.id);
       const source = "found by the run's reference, unknown to the ledger";
       const key = ledger.creating(clients.target, { credential, version, source });
       ledger.record('created', key, { uuid: typeof order.uuid === 'string' ? order.uuid : String(order.id) });
