@@ -91,6 +91,54 @@ describe('pnpm verify --cleanup', () => {
     expect(twinNow?.status).toBe('cancelled');
   });
 
+  it('counts a twin order it found but could not cancel as still open, not as settled', async () => {
+    const [main] = api.credentials;
+    if (!main) throw new Error('the sample API has a credential set');
+    // The vendor answers each cancel of the twin "success" and never does it.
+    let twin = -1;
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) =>
+        request.method === 'DELETE' && request.path.startsWith(`/api/orders/${twin}`)
+          ? {
+              reply: {
+                status: 200,
+                headers: { 'content-type': 'application/json' },
+                body: Buffer.from('{"success":true}'),
+              },
+            }
+          : undefined,
+    });
+    const ledgerPath = space.path('twin-kept.jsonl');
+    const ledger = Ledger.open(ledgerPath, 'twin-kept', 60_000);
+    const target = {
+      kind: 'url',
+      baseUrl: `${proxy.origin}/api`,
+      mode: 'sample',
+      controlOrigin: undefined,
+    } as const;
+    const key = ledger.creating(
+      { ...target, credentials: { main, other: undefined } },
+      { credential: 'main', version: 'v1', source: 'state "an order exists"' },
+    );
+    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v1' });
+    try {
+      const order = exampleOrder('v1', { testOrder: true, reference: ledger.reference });
+      const [{ uuid }, made] = await Promise.all([client.createOrder(order), client.createOrder(order)]);
+      ledger.record('created', key, { uuid });
+      twin = (await client.waitForOrder(made.uuid, { intervalMs: 20 })).id;
+
+      const cleanup = await cleanUp(ledgerPath);
+
+      expect(cleanup.stdout).toContain('Cleanup: 1 orders settled, 1 still open');
+      expect(cleanup.stdout).toContain(`still open: order ${made.uuid} (found by the run's reference`);
+      expect(cleanup.code).toBe(1);
+      expect(existsSync(ledgerPath)).toBe(true);
+    } finally {
+      await client.close();
+      await proxy.close();
+    }
+  });
+
   it('enters a twin order once when its version lists an order without an id and the other version is read too', async () => {
     const [main] = api.credentials;
     if (!main) throw new Error('the sample API has a credential set');
@@ -257,6 +305,62 @@ describe('pnpm verify --cleanup', () => {
       expect(run.code).toBe(1);
       expect(run.ledgerKept).toBe(true);
     });
+  });
+
+  it('sends the cancel again when the vendor answers success for an order that does not read yet, until it reads cancelled', async () => {
+    // A run stopped right after its creates: the vendor says "success" to the first cancel of an
+    // order still being created (not done), and the order reads 404 until it is. That success
+    // proves nothing: the order, once created, must read cancelled before it is crossed off.
+    const slow = await sampleTarget({ processingDelayMs: 1_500 });
+    let faked = 0;
+    const proxy = await startAlteringProxy(slow.origin, {
+      request: (request) =>
+        request.method === 'DELETE' && faked++ === 0
+          ? {
+              reply: {
+                status: 200,
+                headers: { 'content-type': 'application/json' },
+                body: Buffer.from('{"success":true}'),
+              },
+            }
+          : undefined,
+    });
+    const [main] = slow.credentials;
+    if (!main) throw new Error('the sample API has a credential set');
+    const ledgerPath = space.path('success-unread.jsonl');
+    const ledger = Ledger.open(ledgerPath, 'success-unread', 60_000);
+    const target = {
+      kind: 'url',
+      baseUrl: `${proxy.origin}/api`,
+      mode: 'sample',
+      controlOrigin: undefined,
+    } as const;
+    const key = ledger.creating(
+      { ...target, credentials: { main, other: undefined } },
+      { credential: 'main', version: 'v2', source: 'state "an order exists"' },
+    );
+    const client = new OrdersClient({ baseUrl: slow.url, ...main, apiVersion: 'v2' });
+    try {
+      const { uuid } = await client.createOrder(
+        exampleOrder('v2', { testOrder: true, reference: ledger.reference }),
+      );
+      ledger.record('created', key, { uuid });
+
+      const cleanup = await runCli(['--cleanup', '--ledger', ledgerPath, '--poll-interval', '50'], {
+        cwd: space.dir,
+        env: cliEnv(credentialEnv(slow)),
+      });
+
+      expect(faked).toBeGreaterThan(1);
+      expect(cleanup.stderr).toBe('');
+      expect(cleanup.code).toBe(0);
+      expect(existsSync(ledgerPath)).toBe(false);
+      expect((await ordersOf(slow)).map((order) => order.status)).toEqual(['cancelled']);
+    } finally {
+      await client.close();
+      await proxy.close();
+      await slow.close();
+    }
   });
 
   it('leaves a file that is not a ledger as it was and exits 2', async () => {

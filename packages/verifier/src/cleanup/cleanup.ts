@@ -72,8 +72,11 @@ export async function runCleanup(
     for (const entry of left) say(`  still open: ${describeEntry(entry)}`);
     const retried = retriesText(tally.summary());
     if (retried) say(retried);
+    // Of the orders the sweep found, those it also settled (the others are still open, and listed).
+    const before = new Set(open.map((entry) => entry.key));
+    const found = unledgered - left.filter((entry) => !before.has(entry.key)).length;
     say(
-      `Cleanup: ${open.length + unledgered - left.length} orders settled${unledgered > 0 ? ` (${unledgered} of them found by the reference of their run, unknown to the ledger)` : ''}, ${left.length} still open${removed ? '; the ledger is empty and removed' : ` in ${ledger.path} (run it again later)`}.`,
+      `Cleanup: ${open.length + unledgered - left.length} orders settled${found > 0 ? ` (${found} of them found by the reference of their run, unknown to the ledger)` : ''}, ${left.length} still open${removed ? '; the ledger is empty and removed' : ` in ${ledger.path} (run it again later)`}.`,
     );
     return left.length === 0 ? EXIT_CODES.passed : EXIT_CODES.failed;
   } finally {

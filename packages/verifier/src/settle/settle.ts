@@ -161,8 +161,8 @@ type Ending = LedgerEvents['closed'] | string;
  * shorter), and one throttled for longer is sent once more within that floor. Every cancel is
  * checked by reading the order back, a successful one too; one that got no answer, an unusable one,
  * or a 5xx but the documented refusal, is sent again while the order does not read cancelled, until
- * that deadline, and one answered success while the order still reads open, twice more. Only what
- * is still open then is left to `--cleanup`.
+ * that deadline, and one answered success while the order still reads open, twice more, or while it
+ * does not read yet, until it does. Only what is still open then is left to `--cleanup`.
  */
 async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContext): Promise<Ending> {
   const { signal } = context;
@@ -195,12 +195,11 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     );
   const readBack = async () => (await readOrder())?.status;
   /**
-   * "in-progress" when this order still reads so: an order known to be this one (by its id or
+   * "in-progress" when `order`, read after a cancel, still reads so: an order known to be this one (by its id or
    * uuid; a sample-data set answers its own sample for any id), in the documented status a cancel
    * ends. Any other answer (a status spelt anew, say) leaves the cancel's success standing.
    */
-  const stillOpen = async () => {
-    const order = await readOrder();
+  const stillOpen = (order: Awaited<ReturnType<typeof readOrder>>) => {
     if (order?.status !== OPEN_STATUS) return undefined;
     const same =
       (entry.id !== undefined && order.id === entry.id) ||
@@ -247,8 +246,15 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
     try {
       const { success } = await client.cancelOrder(ref, CANCEL_REASON, { signal, deadline: deadline() });
       if (success) {
-        // The vendor's word, checked: this order reading open after it was not cancelled.
-        const status = await stillOpen();
+        // The vendor's word, checked: this order reading open after it was not cancelled, and one
+        // not found yet still being created (its cancel then proves nothing): sent again once it can be.
+        const order = await readOrder();
+        if (order === null) {
+          const ended = await stillCreating(pause);
+          if (ended) return ended;
+          continue;
+        }
+        const status = stillOpen(order);
         if (status === undefined) return { outcome: 'cancelled' };
         if (await sendAgain()) continue;
         const cancels = unconfirmed === 1 ? 'a cancel' : `${unconfirmed} cancels`;
