@@ -3,7 +3,8 @@
  * altering proxy comes from @print-contracts/test-support, which ships TypeScript only). Writes
  * bench/mutations.json and the harness's section of bench/RESULTS.md. It measures; it does not
  * fail on a missed mutation (the figures say so). Then a run killed mid-arranging, and its
- * `--cleanup`, against each vendor behaviour a cleanup meets (`killed-run.ts`).
+ * `--cleanup`, against each vendor behaviour a cleanup meets (`killed-run.ts`), and the same runs
+ * stopped by SIGTERM, whose own teardown must settle what they made or keep it in their ledger.
  * MUTATION_CONCURRENCY: 1 or 2 (default 2).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -48,6 +49,17 @@ it('the mutation harness verifies every generated mutation against its own stand
           `[killed runs ${done}/${killable.length}] ${result.outcome.padEnd(7)} cleanup exit ${result.exitCode} ${result.name}\n`,
         ),
     });
+    // And the same runs stopped by SIGTERM: their own teardown, then --cleanup when they kept a ledger.
+    const stoppedRuns = await runKilledRuns(killable, {
+      work,
+      pacts: PACTS,
+      concurrency,
+      signal: 'SIGTERM',
+      onResult: (result, done) =>
+        process.stderr.write(
+          `[SIGTERM runs ${done}/${killable.length}] ${result.teardown?.outcome ?? 'ended first'} exit ${result.teardown?.exitCode} ${result.name}\n`,
+        ),
+    });
     const byKind: Record<string, number> = {};
     for (const mutation of generated.mutations) byKind[mutation.kind] = (byKind[mutation.kind] ?? 0) + 1;
     const summary: MutationSummary = {
@@ -61,12 +73,14 @@ it('the mutation harness verifies every generated mutation against its own stand
       byKind,
       results,
       killedRuns,
+      stoppedRuns,
     };
     await writeFile(join(BENCH, 'mutations.json'), `${JSON.stringify(summary, null, 2)}\n`);
     const markdown = await readFile(join(BENCH, 'RESULTS.md'), 'utf8').catch(() => '# Benchmark results\n');
     await writeFile(join(BENCH, 'RESULTS.md'), withSection(markdown, renderSection(summary)));
     expect(results).toHaveLength(total);
     expect(killedRuns).toHaveLength(killable.length);
+    expect(stoppedRuns).toHaveLength(killable.length);
   } finally {
     await rm(work, { recursive: true, force: true });
   }

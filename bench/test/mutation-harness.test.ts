@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alterationOf, requestScope } from '../src/mutations/alteration.js';
 import { generateMutations, type Mutation } from '../src/mutations/generate.js';
 import { readPacts, runMutations } from '../src/mutations/harness.js';
-import { cleanupOutcome, killedRunMutations, runKilledRuns } from '../src/mutations/killed-run.js';
+import {
+  cleanupOutcome,
+  killedRunMutations,
+  openInLedger,
+  runKilledRuns,
+  teardownOutcome,
+} from '../src/mutations/killed-run.js';
 import type { PactDocument } from '../src/mutations/pact-pins.js';
 
 const PACTS = fileURLToPath(new URL('../../contracts', import.meta.url));
@@ -418,7 +424,7 @@ describe('the mutation harness on a sample', { timeout: 180_000 }, () => {
   });
 });
 
-describe('a run killed mid-arranging, then --cleanup', { timeout: 180_000 }, () => {
+describe('a run killed or stopped mid-arranging, then --cleanup', { timeout: 180_000 }, () => {
   it('is tried against every vendor behaviour a cleanup meets, and every change of a field it reads', async () => {
     const { mutations } = generateMutations(await readPacts(PACTS));
     const chosen = killedRunMutations(mutations);
@@ -448,11 +454,38 @@ describe('a run killed mid-arranging, then --cleanup', { timeout: 180_000 }, () 
   });
 
   it('tells a cleanup that left orders open and said so from one that said nothing', () => {
-    expect(cleanupOutcome({ leftOpen: 0, exitCode: 0, ledgerKept: false })).toBe('clean');
-    expect(cleanupOutcome({ leftOpen: 0, exitCode: 1, ledgerKept: true })).toBe('unsure');
-    expect(cleanupOutcome({ leftOpen: 2, exitCode: 1, ledgerKept: true })).toBe('said');
-    expect(cleanupOutcome({ leftOpen: 2, exitCode: 0, ledgerKept: false })).toBe('unsaid');
-    expect(cleanupOutcome({ leftOpen: 2, exitCode: 1, ledgerKept: false })).toBe('unsaid');
+    expect(cleanupOutcome({ leftOpen: 0, exitCode: 0, ledgerKept: false, heldOpen: 0 })).toBe('clean');
+    expect(cleanupOutcome({ leftOpen: 0, exitCode: 1, ledgerKept: true, heldOpen: 1 })).toBe('unsure');
+    expect(cleanupOutcome({ leftOpen: 2, exitCode: 1, ledgerKept: true, heldOpen: 2 })).toBe('said');
+    expect(cleanupOutcome({ leftOpen: 2, exitCode: 0, ledgerKept: false, heldOpen: 0 })).toBe('unsaid');
+    expect(cleanupOutcome({ leftOpen: 2, exitCode: 1, ledgerKept: false, heldOpen: 0 })).toBe('unsaid');
+    // The ledger kept, but one of the orders left open crossed off as settled.
+    expect(cleanupOutcome({ leftOpen: 2, exitCode: 1, ledgerKept: true, heldOpen: 1 })).toBe('unsaid');
+  });
+
+  it('counts the entries a ledger holds open, a torn last line apart', () => {
+    const line = (event: object) => JSON.stringify(event);
+    const text = [
+      line({ event: 'creating', key: 'r-1' }),
+      line({ event: 'creating', key: 'r-2' }),
+      line({ event: 'creating', key: 'r-3' }),
+      line({ event: 'created', key: 'r-1', uuid: 'u-1' }),
+      line({ event: 'closed', key: 'r-2', outcome: 'cancelled' }),
+      '{"event":"closed","key":"r-3","outc',
+    ].join('\n');
+    expect(openInLedger(text)).toBe(2);
+    expect(openInLedger('')).toBe(0);
+  });
+
+  it("tells a SIGTERM'd run that tore down or handed over from one that hid an order or hung", () => {
+    const run = { exitCode: 143, leftOpen: 0, ledgerKept: false, heldOpen: 0, hung: false };
+    expect(teardownOutcome(run)).toBe('clean');
+    expect(teardownOutcome({ ...run, leftOpen: 3, ledgerKept: true, heldOpen: 3 })).toBe('handed over');
+    expect(teardownOutcome({ ...run, ledgerKept: true, heldOpen: 1 })).toBe('handed over');
+    expect(teardownOutcome({ ...run, leftOpen: 3, ledgerKept: true, heldOpen: 2 })).toBe('unsaid');
+    expect(teardownOutcome({ ...run, leftOpen: 1 })).toBe('unsaid');
+    expect(teardownOutcome({ ...run, exitCode: 0 })).toBe('status');
+    expect(teardownOutcome({ ...run, exitCode: null, hung: true })).toBe('hung');
   });
 
   it('leaves nothing open behind a vendor that answers one order read in 2 with its own 500', async () => {
@@ -465,6 +498,32 @@ describe('a run killed mid-arranging, then --cleanup', { timeout: 180_000 }, () 
     try {
       const [result] = await runKilledRuns(sample, { work, pacts: PACTS, concurrency: 1 });
       expect(result).toMatchObject({ name, endedFirst: false, outcome: 'clean', exitCode: 0, leftOpen: 0 });
+      expect(result?.creates).toBeGreaterThan(0);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
+  it('stopped by SIGTERM instead, behind a slower vendor, tears down what it made and exits 143', async () => {
+    const name = 'any: 30 ms more per answer';
+    const { mutations } = generateMutations(await readPacts(PACTS));
+    const sample = killedRunMutations(mutations).filter((mutation) => mutation.name === name);
+    const work = await mkdtemp(join(tmpdir(), 'stopped-runs-'));
+    try {
+      const [result] = await runKilledRuns(sample, { work, pacts: PACTS, concurrency: 1, signal: 'SIGTERM' });
+      expect(result).toMatchObject({
+        name,
+        signal: 'SIGTERM',
+        endedFirst: false,
+        outcome: 'clean',
+        leftOpen: 0,
+      });
+      expect(result?.teardown).toMatchObject({
+        outcome: 'clean',
+        exitCode: 143,
+        leftOpen: 0,
+        ledgerKept: false,
+      });
       expect(result?.creates).toBeGreaterThan(0);
     } finally {
       await rm(work, { recursive: true, force: true });

@@ -40,14 +40,45 @@ export const killedRunMutations = (mutations: readonly Mutation[]) =>
 /**
  * `clean`: nothing the killed run made is left open and `--cleanup` exits 0. `unsure`: nothing is
  * left, but `--cleanup` could not prove it (exit 1, the ledger kept). `said`: orders are left
- * open, and `--cleanup` says so (exit 1, the ledger kept). `unsaid`: orders are left open while
- * `--cleanup` exits 0 or removes its ledger.
+ * open, and `--cleanup` says so (exit 1, each of them still open in the ledger). `unsaid`: orders
+ * are left open while `--cleanup` exits 0, removes its ledger, or crossed some of them off.
  */
 export type CleanupOutcome = 'clean' | 'unsure' | 'said' | 'unsaid';
+
+/**
+ * How the run was stopped. SIGKILL: nothing of it runs after, its ledger is `--cleanup`'s. SIGTERM
+ * (a cancelled CI job): it must tear down what it made itself, exit 143, and keep the ledger of
+ * what it could not settle.
+ */
+export type StopSignal = 'SIGKILL' | 'SIGTERM';
+
+/**
+ * A SIGTERM'd run's own teardown. `clean`: exit 143, nothing left open, its ledger gone. `handed
+ * over`: exit 143 with its ledger kept, for `--cleanup` (whose outcome is the run's). `unsaid`:
+ * more orders left open than its ledger holds open (none when it is gone). `status`: another exit
+ * status than 143. `hung`: still running `STOP_BOUND_MS` after the signal (then killed).
+ */
+export type TeardownOutcome = 'clean' | 'handed over' | 'unsaid' | 'status' | 'hung';
+
+export interface StoppedRun {
+  readonly exitCode: number | null;
+  /** Seconds from the signal to the process's exit. */
+  readonly seconds: number;
+  /** Orders the run made still open at the sample API once it exited, before any `--cleanup`. */
+  readonly leftOpen: number;
+  readonly ledgerKept: boolean;
+  /** Entries its ledger holds open: each order left open must be one of them. */
+  readonly heldOpen: number;
+  readonly outcome: TeardownOutcome;
+}
 
 export interface KilledRunResult {
   readonly name: string;
   readonly kind: Mutation['kind'];
+  /** SIGKILL when absent (older summaries). */
+  readonly signal?: StopSignal;
+  /** A SIGTERM'd run's own teardown, before `--cleanup`. */
+  readonly teardown?: StoppedRun;
   /** Creates the run had sent (its ledger's `creating` lines) when it was killed. */
   readonly creates: number;
   /** Of those, creates without an answer yet (no uuid in the ledger): only a scan by reference finds their orders. */
@@ -59,6 +90,8 @@ export interface KilledRunResult {
   /** Orders the run made still open at the sample API after `--cleanup` (read past the proxy). */
   readonly leftOpen: number;
   readonly ledgerKept: boolean;
+  /** Entries the ledger holds open after `--cleanup` (0 without a ledger; absent in older summaries). */
+  readonly heldOpen?: number;
   readonly outcome: CleanupOutcome;
   readonly seconds: number;
 }
@@ -72,25 +105,61 @@ const KILL_AFTER_ANSWERS = 2;
 const CREATION_TIMEOUT_MS = 5_000;
 /** A run with fewer creates answered by then is killed where it stands. */
 const KILL_BY_MS = 60_000;
+/**
+ * A SIGTERM'd run still running this long after the signal is `hung`. Its teardown waits up to 15 s
+ * for creates in flight, then cancels each order within the retry budget (`CREATION_TIMEOUT_MS`).
+ */
+const STOP_BOUND_MS = 90_000;
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 const countEvents = (text: string, event: string) => count(text, `"event":"${event}"`);
 
-export function cleanupOutcome(run: Pick<KilledRunResult, 'leftOpen' | 'exitCode' | 'ledgerKept'>) {
+/** Entries a ledger's text holds open: announced by `creating`, not crossed off by `closed`. */
+export function openInLedger(text: string): number {
+  const open = new Set<string>();
+  for (const line of text.split('\n')) {
+    // A torn last line (the process killed mid-write) is no event.
+    const event = (() => {
+      try {
+        return JSON.parse(line) as { event?: unknown; key?: unknown };
+      } catch {
+        return {};
+      }
+    })();
+    if (event.event === 'creating') open.add(String(event.key));
+    if (event.event === 'closed') open.delete(String(event.key));
+  }
+  return open.size;
+}
+
+export function cleanupOutcome(
+  run: Pick<KilledRunResult, 'leftOpen' | 'exitCode' | 'ledgerKept'> & { heldOpen: number },
+): CleanupOutcome {
   const saidSo = run.exitCode !== 0 && run.ledgerKept;
   if (run.leftOpen === 0) return saidSo ? 'unsure' : 'clean';
-  return saidSo ? 'said' : 'unsaid';
+  return saidSo && run.heldOpen >= run.leftOpen ? 'said' : 'unsaid';
+}
+
+export function teardownOutcome(
+  run: Pick<StoppedRun, 'exitCode' | 'leftOpen' | 'ledgerKept' | 'heldOpen'> & { hung: boolean },
+): TeardownOutcome {
+  if (run.hung) return 'hung';
+  if (run.leftOpen > (run.ledgerKept ? run.heldOpen : 0)) return 'unsaid';
+  if (run.exitCode !== 143) return 'status';
+  return run.ledgerKept ? 'handed over' : 'clean';
 }
 
 /**
- * A `pnpm verify` process against a fresh sample API behind the mutation's proxy, killed (SIGKILL,
- * its process group) once `KILL_AFTER_ANSWERS` of its creates are answered, then `pnpm verify --cleanup`
- * in-process through the same proxy: what a killed night leaves to the next step of its job.
+ * A `pnpm verify` process against a fresh sample API behind the mutation's proxy, stopped by
+ * `signal` (SIGKILL by default; to its process group) once `KILL_AFTER_ANSWERS` of its creates are
+ * answered, then, when it left its ledger, `pnpm verify --cleanup` in-process through the same
+ * proxy: what a killed or cancelled night leaves to the next step of its job.
  */
 export async function killThenCleanUp(
   mutation: Mutation,
-  options: { work: string; pacts: string },
+  options: { work: string; pacts: string; signal?: StopSignal },
 ): Promise<KilledRunResult> {
+  const signal = options.signal ?? 'SIGKILL';
   const started = process.hrtime.bigint();
   return withStandIn(mutation, 0, async ({ url, env, openSince }) => {
     const dir = await runFolder(options.work);
@@ -106,8 +175,11 @@ export async function killThenCleanUp(
       { cwd: dir, env: { ...process.env, PACT_DO_NOT_TRACK: 'true', ...env }, stderr: 'pipe' },
     );
     child.stdout.resume();
-    child.stderr?.resume();
-    const exited = once(child, 'exit');
+    let said = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+    });
+    const exited = once(child, 'exit') as Promise<[number | null]>;
     let endedFirst = false;
     void exited.then(() => {
       endedFirst = true;
@@ -122,9 +194,36 @@ export async function killThenCleanUp(
       await sleep(20);
     }
     const ranOn = !endedFirst;
-    if (ranOn && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    // A SIGTERM'd run removes its ledger once its teardown settled everything: count its creates first.
+    const beforeSignal = await text();
+    const signalled = process.hrtime.bigint();
+    if (ranOn && child.pid !== undefined) process.kill(-child.pid, signal);
+    const bound = new AbortController();
+    const hung = !(await Promise.race([
+      exited.then(() => true),
+      sleep(STOP_BOUND_MS, false, { signal: bound.signal }).catch(() => true),
+    ]));
+    bound.abort();
+    const stopSeconds = Number(process.hrtime.bigint() - signalled) / 1e9;
     await stopProcess(child, true);
-    const events = await text();
+    const [runExit] = await exited;
+    let teardown: StoppedRun | undefined;
+    if (ranOn && signal === 'SIGTERM') {
+      // What the run said on its way out, beside its ledger: the first thing to read on a teardown not clean.
+      await writeFile(join(dir, 'run.txt'), said);
+      const stopped = {
+        exitCode: runExit,
+        leftOpen: await openSince(),
+        ledgerKept: await exists(ledger),
+        heldOpen: openInLedger(await text()),
+      };
+      teardown = {
+        ...stopped,
+        seconds: stopSeconds,
+        outcome: teardownOutcome({ ...stopped, hung }),
+      };
+    }
+    const events = signal === 'SIGKILL' ? await text() : beforeSignal;
     const creates = countEvents(events, 'creating');
     const unanswered = creates - countEvents(events, 'created') - count(events, '"outcome":"not-created"');
     let exitCode: number | undefined;
@@ -135,10 +234,17 @@ export async function killThenCleanUp(
       // What the cleanup said, beside the ledger it left: the first thing to read on a run not clean.
       await writeFile(join(dir, 'cleanup.txt'), output.stdout() + output.stderr());
     }
-    const result = { leftOpen: await openSince(), exitCode, ledgerKept: await exists(ledger) };
+    const result = {
+      leftOpen: await openSince(),
+      exitCode,
+      ledgerKept: await exists(ledger),
+      heldOpen: openInLedger(await text()),
+    };
     return {
       name: mutation.name,
       kind: mutation.kind,
+      signal,
+      ...(teardown ? { teardown } : {}),
       creates,
       unanswered,
       endedFirst: !ranOn,
@@ -156,6 +262,7 @@ export function runKilledRuns(
     work: string;
     pacts: string;
     concurrency: number;
+    signal?: StopSignal;
     onResult?: (result: KilledRunResult, done: number) => void;
   },
 ): Promise<KilledRunResult[]> {

@@ -1,6 +1,6 @@
 import { isLostKind } from './generate.js';
 import type { MutationResult } from './harness.js';
-import type { KilledRunResult } from './killed-run.js';
+import type { KilledRunResult, TeardownOutcome } from './killed-run.js';
 
 /** RESULTS.md keeps the harness's section between these lines; `pnpm bench` carries it over. */
 export const SECTION_START = '<!-- mutation-harness:start -->';
@@ -20,6 +20,8 @@ export interface MutationSummary {
   readonly results: readonly MutationResult[];
   /** A run killed mid-arranging behind each vendor behaviour, then `--cleanup` (absent in older summaries). */
   readonly killedRuns?: readonly KilledRunResult[];
+  /** The same runs stopped by SIGTERM instead: their own teardown, then `--cleanup` (absent in older summaries). */
+  readonly stoppedRuns?: readonly KilledRunResult[];
 }
 
 const percent = (part: number, whole: number) =>
@@ -112,6 +114,7 @@ export function renderSection(summary: MutationSummary): string {
     '',
     ...(f.neither.length ? f.neither.map(line) : ['None.']),
     ...killedRunLines(summary.killedRuns ?? []),
+    ...stoppedRunLines(summary.stoppedRuns ?? []),
     SECTION_END,
   ];
   return `${lines.join('\n')}\n`;
@@ -143,6 +146,37 @@ function killedRunLines(runs: readonly KilledRunResult[]): string[] {
     '',
     ...runs.filter((run) => run.outcome !== 'clean').map(line),
     ...(runs.every((run) => run.outcome === 'clean') ? ['Every one clean.'] : []),
+  ];
+}
+
+/** The SIGTERM'd runs' part: each must tear down what it made and exit 143, or keep in its ledger what it could not. */
+function stoppedRunLines(runs: readonly KilledRunResult[]): string[] {
+  const stopped = runs.filter((run) => run.teardown !== undefined);
+  if (stopped.length === 0) return [];
+  const by = (outcome: TeardownOutcome) => stopped.filter((run) => run.teardown?.outcome === outcome);
+  const seconds = stopped.map((run) => run.teardown?.seconds ?? 0).sort((a, b) => a - b);
+  const median = seconds[Math.floor(seconds.length / 2)] ?? 0;
+  const handedOver = by('handed over');
+  const line = (run: KilledRunResult) =>
+    `- ${run.name}: ${run.teardown?.outcome}, exit ${run.teardown?.exitCode} ${run.teardown?.seconds.toFixed(1)} s after the signal, ${run.teardown?.leftOpen} left open${run.teardown?.ledgerKept ? ' and kept in its ledger' : ''}; --cleanup ${run.outcome}, exit ${run.exitCode ?? '— (no ledger)'}, ${run.leftOpen} left open`;
+  return [
+    '',
+    `### A run stopped by SIGTERM, then \`--cleanup\` (${stopped.length})`,
+    '',
+    'The same vendors, a `pnpm verify` process sent SIGTERM (a cancelled CI job, to its process group) once two of',
+    'its creates were answered. Clean: it cancelled what it made, removed its ledger and exited 143. Handed over:',
+    'exit 143 with its ledger kept for `--cleanup`, which then ran (its outcome as above). Unsaid: orders left open',
+    'while its ledger is gone. Status: another exit status. Hung: still running 90 s after the signal.',
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| clean, handed over, unsaid, status, hung | ${by('clean').length}, ${handedOver.length}, ${by('unsaid').length}, ${by('status').length}, ${by('hung').length} of ${stopped.length} |`,
+    `| seconds from the signal to the exit: median, longest | ${median.toFixed(1)}, ${(seconds.at(-1) ?? 0).toFixed(1)} |`,
+    `| the handed-over runs' --cleanup: clean, unsure, said, unsaid | ${['clean', 'unsure', 'said', 'unsaid'].map((outcome) => handedOver.filter((run) => run.outcome === outcome).length).join(', ')} |`,
+    `| runs that ended before the signal | ${names(runs.filter((run) => run.endedFirst))} |`,
+    '',
+    ...stopped.filter((run) => run.teardown?.outcome !== 'clean').map(line),
+    ...(stopped.every((run) => run.teardown?.outcome === 'clean') ? ['Every one clean.'] : []),
   ];
 }
 
