@@ -126,7 +126,7 @@ function killedRunLines(runs: readonly KilledRunResult[]): string[] {
   const by = (outcome: KilledRunResult['outcome']) => runs.filter((run) => run.outcome === outcome);
   const sum = (pick: (run: KilledRunResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
   const line = (run: KilledRunResult) =>
-    `- ${run.name}: ${run.outcome}; ${run.creates} creates sent, ${run.unanswered} unanswered at the kill${run.endedFirst ? ' (the run ended first)' : ''}; --cleanup exit ${run.exitCode ?? '— (no ledger)'}, ${run.leftOpen} left open, in ${run.seconds.toFixed(1)} s`;
+    `- ${run.name}: ${run.outcome}; ${run.creates} creates sent, ${run.unanswered} unanswered at the kill${run.endedFirst ? ' (the run ended first)' : ''}; --cleanup exit ${run.exitCode ?? '— (no ledger)'}, ${run.leftOpen} left open${run.heldOpen === undefined ? '' : `, ${run.heldOpen} open in its ledger`}, in ${run.seconds.toFixed(1)} s`;
   return [
     '',
     `### A killed run, then \`--cleanup\` (${runs.length})`,
@@ -135,8 +135,9 @@ function killedRunLines(runs: readonly KilledRunResult[]): string[] {
     "request reads (a list's orders, an id, uuid, date, status or reference, a create's uuid, a cancel's success): a `pnpm verify` process against a",
     'fresh stand-in behind it, killed (SIGKILL, its process group) once two of its creates were answered, then',
     '`pnpm verify --cleanup` through the same stand-in. Clean: nothing the run made is left open, exit 0. Unsure:',
-    'nothing is left, but the cleanup could not prove it (exit 1, ledger kept). Said: orders left open, exit 1 and the',
-    'ledger kept. Unsaid: orders left open while the cleanup exits 0 or removes its ledger.',
+    'nothing is left, but the cleanup could not prove it (exit 1, ledger kept). Said: orders left open, exit 1 and each',
+    'of them still open in the kept ledger. Unsaid: orders left open while the cleanup exits 0, removes its ledger or',
+    'crossed one of them off.',
     '',
     '| figure | value |',
     '|---|---|',
@@ -158,15 +159,16 @@ function stoppedRunLines(runs: readonly KilledRunResult[]): string[] {
   const median = seconds[Math.floor(seconds.length / 2)] ?? 0;
   const handedOver = by('handed over');
   const line = (run: KilledRunResult) =>
-    `- ${run.name}: ${run.teardown?.outcome}, exit ${run.teardown?.exitCode} ${run.teardown?.seconds.toFixed(1)} s after the signal, ${run.teardown?.leftOpen} left open${run.teardown?.ledgerKept ? ' and kept in its ledger' : ''}; --cleanup ${run.outcome}, exit ${run.exitCode ?? '— (no ledger)'}, ${run.leftOpen} left open`;
+    `- ${run.name}: ${run.teardown?.outcome}, exit ${run.teardown?.exitCode} ${run.teardown?.seconds.toFixed(1)} s after the signal, ${run.teardown?.leftOpen} left open, ${run.teardown?.heldOpen} open in its ledger; --cleanup ${run.outcome}, exit ${run.exitCode ?? '— (no ledger)'}, ${run.leftOpen} left open`;
   return [
     '',
     `### A run stopped by SIGTERM, then \`--cleanup\` (${stopped.length})`,
     '',
     'The same vendors, a `pnpm verify` process sent SIGTERM (a cancelled CI job, to its process group) once two of',
     'its creates were answered. Clean: it cancelled what it made, removed its ledger and exited 143. Handed over:',
-    'exit 143 with its ledger kept for `--cleanup`, which then ran (its outcome as above). Unsaid: orders left open',
-    'while its ledger is gone. Status: another exit status. Hung: still running 90 s after the signal.',
+    'exit 143 with its ledger kept for `--cleanup`, which then ran (its outcome as above). Unsaid: more orders left',
+    'open than its ledger holds open (none when it is gone). Status: another exit status. Hung: still running 90 s',
+    'after the signal.',
     '',
     '| figure | value |',
     '|---|---|',
