@@ -8,7 +8,7 @@ import { buffer } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { operations } from '@print-contracts/client';
 import type { ProxiedAnswer, ProxiedRequest } from '@print-contracts/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alterationOf, requestScope } from '../src/mutations/alteration.js';
 import { generateMutations, type Mutation } from '../src/mutations/generate.js';
 import { readPacts, runMutations } from '../src/mutations/harness.js';
@@ -237,6 +237,66 @@ describe('a mutation that loses answers', () => {
       lose?.(cancel('application/vnd.printdeal-api.v1')),
     ];
     expect(seen).toEqual([undefined, undefined, undefined, 'after']);
+  });
+});
+
+describe('a vendor that throttles', () => {
+  const named = (name: string) =>
+    generateMutations([]).mutations.find((each) => each.name === name) as Mutation;
+  /** The status and Retry-After each request is answered by the proxy itself, or 'passed on'. */
+  const answers = (mutation: Mutation, count: number) => {
+    const hook = alterationOf(mutation).request;
+    return Array.from({ length: count }, () => {
+      const seen = hook?.(request('/api/orders?limit=10', 'application/vnd.printdeal-api.v2'));
+      return seen && 'reply' in seen
+        ? `${seen.reply.status} ${seen.reply.headers['retry-after']}`
+        : 'passed on';
+    });
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is generated as 429 and 503, with a Retry-After of 0 or 1 s or none, and as a rate limit', () => {
+    const throttling = generateMutations([]).mutations.filter((mutation) => mutation.kind === 'throttling');
+    expect(throttling.map((mutation) => mutation.name)).toEqual([
+      'any: 429, Retry-After: 0, one request in 3',
+      'any: 429, Retry-After: 1, one request in 5',
+      'any: 429 without Retry-After, one request in 4',
+      'any: 503, Retry-After: 1, one request in 4',
+      'any: at most 5 requests a second, 429 beyond them, Retry-After: 1',
+    ]);
+    expect(throttling.every((mutation) => !mutation.harmful)).toBe(true);
+  });
+
+  it('answers one request in a few itself, with the status and Retry-After it names', () => {
+    const passed = ['passed on', 'passed on', 'passed on'];
+    expect(answers(named('any: 503, Retry-After: 1, one request in 4'), 8)).toEqual([
+      ...passed,
+      '503 1',
+      ...passed,
+      '503 1',
+    ]);
+    expect(answers(named('any: 429 without Retry-After, one request in 4'), 4)).toEqual([
+      ...passed,
+      '429 undefined',
+    ]);
+  });
+
+  it('answers every request past 5 in the same second 429, and lets requests through again the next second', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-25T10:00:00.100Z'));
+    const limit = named('any: at most 5 requests a second, 429 beyond them, Retry-After: 1');
+    const hook = alterationOf(limit).request;
+    const send = () => {
+      const seen = hook?.(request('/api/orders/7', 'application/vnd.printdeal-api.v1', 'DELETE'));
+      return seen && 'reply' in seen ? seen.reply.status : 'passed on';
+    };
+    const first = Array.from({ length: 7 }, send);
+    vi.setSystemTime(new Date('2026-11-25T10:00:01.050Z'));
+    const next = Array.from({ length: 2 }, send);
+    expect(first).toEqual([...Array(5).fill('passed on'), 429, 429]);
+    expect(next).toEqual(['passed on', 'passed on']);
   });
 });
 

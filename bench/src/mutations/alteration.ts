@@ -261,23 +261,34 @@ export function alterationOf(mutation: Mutation, target?: string): Alteration {
             : undefined,
       };
     case 'throttling': {
+      // One request in `every`, or each beyond `perSecond` in the current second (throttled ones count).
       let count = 0;
+      let second = 0;
+      const throttled = () => {
+        if (!('perSecond' in mutation)) return ++count % mutation.every === 0;
+        const now = Math.floor(Date.now() / 1000);
+        if (now !== second) [second, count] = [now, 0];
+        return ++count > mutation.perSecond;
+      };
+      const retryAfter = mutation.retryAfterSeconds;
       return {
-        request: (request) => {
-          if (!inScope(mutation, request)) return undefined;
-          count += 1;
-          if (count % mutation.every !== 0) return undefined;
-          return {
-            reply: {
-              status: 429,
-              headers: {
-                'content-type': 'application/json',
-                'retry-after': String(mutation.retryAfterSeconds),
-              },
-              body: Buffer.from(JSON.stringify({ message: 'Too many requests' })),
-            },
-          };
-        },
+        request: (request) =>
+          inScope(mutation, request) && throttled()
+            ? {
+                reply: {
+                  status: mutation.status,
+                  headers: {
+                    'content-type': 'application/json',
+                    ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
+                  },
+                  body: Buffer.from(
+                    JSON.stringify({
+                      message: mutation.status === 429 ? 'Too many requests' : 'Service unavailable',
+                    }),
+                  ),
+                },
+              }
+            : undefined,
       };
     }
     case 'content-coding': {

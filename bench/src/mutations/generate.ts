@@ -70,7 +70,12 @@ export type Mutation = {
   | { readonly kind: 'added-field' | 'reordered-keys' | 'charset' | 'byte-order-mark' }
   | { readonly kind: 'latency'; readonly latencyMs: number }
   | { readonly kind: 'error-body'; readonly undocumented: Partial<Record<OperationName, readonly number[]>> }
-  | { readonly kind: 'throttling'; readonly every: number; readonly retryAfterSeconds: number }
+  | ({
+      readonly kind: 'throttling';
+      readonly status: 429 | 503;
+      /** Absent: no `Retry-After` header. */
+      readonly retryAfterSeconds?: number;
+    } & ({ readonly every: number } | { readonly perSecond: number }))
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
   | { readonly kind: 'lost-answer'; readonly when: 'before' | 'after'; readonly every: number }
   | { readonly kind: 'redirect'; readonly movedTo: string }
@@ -314,11 +319,14 @@ export function generateMutations(
       scope: any,
       pageAtMost: 2,
     },
+    // A vendor that throttles, as DESIGN.md says the kit waits out: one request in a few answered
+    // 429 or 503, with or without Retry-After, and a rate limit that a burst of creates runs into.
     {
       name: 'any: 429, Retry-After: 0, one request in 3',
       kind: 'throttling',
       harmful: false,
       scope: any,
+      status: 429,
       every: 3,
       retryAfterSeconds: 0,
     },
@@ -327,7 +335,34 @@ export function generateMutations(
       kind: 'throttling',
       harmful: false,
       scope: any,
+      status: 429,
       every: 5,
+      retryAfterSeconds: 1,
+    },
+    {
+      name: 'any: 429 without Retry-After, one request in 4',
+      kind: 'throttling',
+      harmful: false,
+      scope: any,
+      status: 429,
+      every: 4,
+    },
+    {
+      name: 'any: 503, Retry-After: 1, one request in 4',
+      kind: 'throttling',
+      harmful: false,
+      scope: any,
+      status: 503,
+      every: 4,
+      retryAfterSeconds: 1,
+    },
+    {
+      name: 'any: at most 5 requests a second, 429 beyond them, Retry-After: 1',
+      kind: 'throttling',
+      harmful: false,
+      scope: any,
+      status: 429,
+      perSecond: 5,
       retryAfterSeconds: 1,
     },
   );
