@@ -57,27 +57,49 @@ describe('pnpm verify --cleanup', () => {
     expect(left.map((order) => order.status)).toEqual(['cancelled']);
   });
 
-  it('cancels the order a vendor made twice of one create of a killed run, found by its reference', async () => {
-    // The run's own teardown sweeps for such orders; a run killed before it left the sweep to --cleanup.
+  /** What a vendor answers a cancel it says it did, whether or not it did. */
+  const SAID_DONE = {
+    reply: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"success":true}'),
+    },
+  };
+
+  /**
+   * The ledger a killed run left at `baseUrl` (the sample API, or a front on it): one v1 create,
+   * answered, that the vendor made twice. Resolves with the ledger's path and the twin, which the
+   * ledger does not know.
+   */
+  const madeTwice = async (name: string, baseUrl: string) => {
     const [main] = api.credentials;
     if (!main) throw new Error('the sample API has a credential set');
-    const ledgerPath = space.path('made-twice.jsonl');
-    const ledger = Ledger.open(ledgerPath, 'killed-twice', 60_000);
-    const target = { kind: 'url', baseUrl: api.url, mode: 'sample', controlOrigin: undefined } as const;
+    const ledgerPath = space.path(`${name}.jsonl`);
+    const ledger = Ledger.open(ledgerPath, name, 60_000);
     const key = ledger.creating(
-      { ...target, credentials: { main, other: undefined } },
+      {
+        kind: 'url',
+        baseUrl,
+        mode: 'sample',
+        controlOrigin: undefined,
+        credentials: { main, other: undefined },
+      },
       { credential: 'main', version: 'v1', source: 'state "an order exists"' },
     );
     const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v1' });
-    let twin: number;
     try {
       const order = exampleOrder('v1', { testOrder: true, reference: ledger.reference });
       const [{ uuid }, made] = await Promise.all([client.createOrder(order), client.createOrder(order)]);
       ledger.record('created', key, { uuid });
-      twin = (await client.waitForOrder(made.uuid, { intervalMs: 20 })).id;
+      return { ledgerPath, twin: await client.waitForOrder(made.uuid, { intervalMs: 20 }) };
     } finally {
       await client.close();
     }
+  };
+
+  it('cancels the order a vendor made twice of one create of a killed run, found by its reference', async () => {
+    // The run's own teardown sweeps for such orders; a run killed before it left the sweep to --cleanup.
+    const { ledgerPath, twin } = await madeTwice('made-twice', api.url);
 
     const cleanup = await cleanUp(ledgerPath);
 
@@ -87,61 +109,35 @@ describe('pnpm verify --cleanup', () => {
       'Cleanup: 2 orders settled (1 of them found by the reference of their run, unknown to the ledger), 0 still open',
     );
     expect(existsSync(ledgerPath)).toBe(false);
-    const twinNow = (await ordersOf(api)).find((order) => order.id === twin);
+    const twinNow = (await ordersOf(api)).find((order) => order.id === twin.id);
     expect(twinNow?.status).toBe('cancelled');
   });
 
   it('counts a twin order it found but could not cancel as still open, not as settled', async () => {
-    const [main] = api.credentials;
-    if (!main) throw new Error('the sample API has a credential set');
     // The vendor answers each cancel of the twin "success" and never does it.
-    let twin = -1;
+    let twinId = -1;
     const proxy = await startAlteringProxy(api.origin, {
       request: (request) =>
-        request.method === 'DELETE' && request.path.startsWith(`/api/orders/${twin}`)
-          ? {
-              reply: {
-                status: 200,
-                headers: { 'content-type': 'application/json' },
-                body: Buffer.from('{"success":true}'),
-              },
-            }
+        request.method === 'DELETE' && request.path.startsWith(`/api/orders/${twinId}`)
+          ? SAID_DONE
           : undefined,
     });
-    const ledgerPath = space.path('twin-kept.jsonl');
-    const ledger = Ledger.open(ledgerPath, 'twin-kept', 60_000);
-    const target = {
-      kind: 'url',
-      baseUrl: `${proxy.origin}/api`,
-      mode: 'sample',
-      controlOrigin: undefined,
-    } as const;
-    const key = ledger.creating(
-      { ...target, credentials: { main, other: undefined } },
-      { credential: 'main', version: 'v1', source: 'state "an order exists"' },
-    );
-    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v1' });
     try {
-      const order = exampleOrder('v1', { testOrder: true, reference: ledger.reference });
-      const [{ uuid }, made] = await Promise.all([client.createOrder(order), client.createOrder(order)]);
-      ledger.record('created', key, { uuid });
-      twin = (await client.waitForOrder(made.uuid, { intervalMs: 20 })).id;
+      const { ledgerPath, twin } = await madeTwice('twin-kept', `${proxy.origin}/api`);
+      twinId = twin.id;
 
       const cleanup = await cleanUp(ledgerPath);
 
       expect(cleanup.stdout).toContain('Cleanup: 1 orders settled, 1 still open');
-      expect(cleanup.stdout).toContain(`still open: order ${made.uuid} (found by the run's reference`);
+      expect(cleanup.stdout).toContain(`still open: order ${twin.uuid} (found by the run's reference`);
       expect(cleanup.code).toBe(1);
       expect(existsSync(ledgerPath)).toBe(true);
     } finally {
-      await client.close();
       await proxy.close();
     }
   });
 
   it('enters a twin order once when its version lists an order without an id and the other version is read too', async () => {
-    const [main] = api.credentials;
-    if (!main) throw new Error('the sample API has a credential set');
     // The v1 list gains an order without an id: the sweep reads through v1, then through v2.
     const proxy = await startAlteringProxy(api.origin, {
       response: (answer, request) =>
@@ -154,24 +150,9 @@ describe('pnpm verify --cleanup', () => {
             })
           : undefined,
     });
-    const ledgerPath = space.path('twin-idless.jsonl');
-    const ledger = Ledger.open(ledgerPath, 'twin-idless', 60_000);
-    const target = {
-      kind: 'url',
-      baseUrl: `${proxy.origin}/api`,
-      mode: 'sample',
-      controlOrigin: undefined,
-    } as const;
-    const key = ledger.creating(
-      { ...target, credentials: { main, other: undefined } },
-      { credential: 'main', version: 'v1', source: 'state "an order exists"' },
-    );
-    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v1' });
     try {
-      const order = exampleOrder('v1', { testOrder: true, reference: ledger.reference });
-      const [{ uuid }, made] = await Promise.all([client.createOrder(order), client.createOrder(order)]);
-      ledger.record('created', key, { uuid });
-      await client.waitForOrder(made.uuid, { intervalMs: 20 });
+      const { ledgerPath } = await madeTwice('twin-idless', `${proxy.origin}/api`);
+
       const cleanup = await cleanUp(ledgerPath);
 
       expect(cleanup.stderr).toBe('');
@@ -181,7 +162,6 @@ describe('pnpm verify --cleanup', () => {
       );
       expect(cleanup.code).toBe(0);
     } finally {
-      await client.close();
       await proxy.close();
     }
   });
@@ -314,16 +294,7 @@ describe('pnpm verify --cleanup', () => {
     const slow = await sampleTarget({ processingDelayMs: 1_500 });
     let faked = 0;
     const proxy = await startAlteringProxy(slow.origin, {
-      request: (request) =>
-        request.method === 'DELETE' && faked++ === 0
-          ? {
-              reply: {
-                status: 200,
-                headers: { 'content-type': 'application/json' },
-                body: Buffer.from('{"success":true}'),
-              },
-            }
-          : undefined,
+      request: (request) => (request.method === 'DELETE' && faked++ === 0 ? SAID_DONE : undefined),
     });
     const [main] = slow.credentials;
     if (!main) throw new Error('the sample API has a credential set');
