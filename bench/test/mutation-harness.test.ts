@@ -548,45 +548,43 @@ describe('a run killed or stopped mid-arranging, then --cleanup', { timeout: 180
     expect(teardownOutcome({ ...run, exitCode: null, hung: true })).toBe('hung');
   });
 
-  it('leaves nothing open behind a vendor that answers one order read in 2 with its own 500', async () => {
-    // The harness's killed runs found it: one unreadable order ended --cleanup's scan by the run's
-    // reference, and every order whose create the kill left unanswered stayed open.
-    const name = 'getOrder: one request in 2 done, and answered 500 Internal Server Error';
+  /** One killed (or SIGTERM'd) run behind the generated vendor `name`, in a scratch folder of its own. */
+  const oneRun = async (name: string, signal?: 'SIGTERM') => {
     const { mutations } = generateMutations(await readPacts(PACTS));
     const sample = killedRunMutations(mutations).filter((mutation) => mutation.name === name);
     const work = await mkdtemp(join(tmpdir(), 'killed-runs-'));
     try {
-      const [result] = await runKilledRuns(sample, { work, pacts: PACTS, concurrency: 1 });
-      expect(result).toMatchObject({ name, endedFirst: false, outcome: 'clean', exitCode: 0, leftOpen: 0 });
+      const [result] = await runKilledRuns(sample, { work, pacts: PACTS, concurrency: 1, signal });
       expect(result?.creates).toBeGreaterThan(0);
+      return result;
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  };
+
+  it('leaves nothing open behind a vendor that answers one order read in 2 with its own 500', async () => {
+    // The harness's killed runs found it: one unreadable order ended --cleanup's scan by the run's
+    // reference, and every order whose create the kill left unanswered stayed open.
+    const name = 'getOrder: one request in 2 done, and answered 500 Internal Server Error';
+    const result = await oneRun(name);
+    expect(result).toMatchObject({ name, endedFirst: false, outcome: 'clean', exitCode: 0, leftOpen: 0 });
   });
 
   it('stopped by SIGTERM instead, behind a slower vendor, tears down what it made and exits 143', async () => {
     const name = 'any: 30 ms more per answer';
-    const { mutations } = generateMutations(await readPacts(PACTS));
-    const sample = killedRunMutations(mutations).filter((mutation) => mutation.name === name);
-    const work = await mkdtemp(join(tmpdir(), 'stopped-runs-'));
-    try {
-      const [result] = await runKilledRuns(sample, { work, pacts: PACTS, concurrency: 1, signal: 'SIGTERM' });
-      expect(result).toMatchObject({
-        name,
-        signal: 'SIGTERM',
-        endedFirst: false,
-        outcome: 'clean',
-        leftOpen: 0,
-      });
-      expect(result?.teardown).toMatchObject({
-        outcome: 'clean',
-        exitCode: 143,
-        leftOpen: 0,
-        ledgerKept: false,
-      });
-      expect(result?.creates).toBeGreaterThan(0);
-    } finally {
-      await rm(work, { recursive: true, force: true });
-    }
+    const result = await oneRun(name, 'SIGTERM');
+    expect(result).toMatchObject({
+      name,
+      signal: 'SIGTERM',
+      endedFirst: false,
+      outcome: 'clean',
+      leftOpen: 0,
+    });
+    expect(result?.teardown).toMatchObject({
+      outcome: 'clean',
+      exitCode: 143,
+      leftOpen: 0,
+      ledgerKept: false,
+    });
   });
 });

@@ -195,7 +195,7 @@ export async function killThenCleanUp(
     }
     const ranOn = !endedFirst;
     // A SIGTERM'd run removes its ledger once its teardown settled everything: count its creates first.
-    const beforeSignal = await text();
+    const beforeSignal = signal === 'SIGTERM' ? await text() : '';
     const signalled = process.hrtime.bigint();
     if (ranOn && child.pid !== undefined) process.kill(-child.pid, signal);
     const bound = new AbortController();
