@@ -287,6 +287,48 @@ describe('pnpm verify --cleanup', () => {
     });
   });
 
+  it("crosses off an order whose cancels failed once the scan by its run's reference cancelled it", async () => {
+    // Found by the mutation harness: cancels unanswered past an order's window left it open; the
+    // scan for the run's unanswered create then cancelled it, and --cleanup still called it open.
+    let listed = false;
+    const vendor = await front(api.origin, {
+      answer: ({ method, path }) => {
+        if (method === 'GET' && path.startsWith('/api/orders?')) listed = true;
+        return method === 'DELETE' && !listed ? { status: 502, body: { message: 'Bad Gateway' } } : undefined;
+      },
+    });
+    const [main] = api.credentials;
+    if (!main) throw new Error('the sample API has a credential set');
+    const ledgerPath = space.path('cancelled-by-scan.jsonl');
+    const ledger = Ledger.open(ledgerPath, 'cancelled-by-scan', 1_000);
+    const target = { kind: 'url', baseUrl: vendor.url, mode: 'sample', controlOrigin: undefined } as const;
+    const made = { ...target, credentials: { main, other: undefined } };
+    const source = 'state "an order exists"';
+    const key = ledger.creating(made, { credential: 'main', version: 'v2', source });
+    // A second create of the run, sent and never answered: only the scan by reference looks for it.
+    ledger.creating(made, { credential: 'main', version: 'v2', source });
+    const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: 'v2' });
+    try {
+      const { uuid } = await client.createOrder(
+        exampleOrder('v2', { testOrder: true, reference: ledger.reference }),
+      );
+      ledger.record('created', key, { uuid });
+      const { id } = await client.waitForOrder(uuid, { intervalMs: 20 });
+
+      const cleanup = await cleanUp(ledgerPath);
+
+      expect(cleanup.stderr).toBe('');
+      expect(cleanup.stdout).toContain('found 1 orders with it: cancelled 1, already cancelled 0');
+      expect(cleanup.stdout).not.toContain('still open:');
+      expect(cleanup.code).toBe(0);
+      expect(existsSync(ledgerPath)).toBe(false);
+      expect((await ordersOf(api)).find((order) => order.id === id)?.status).toBe('cancelled');
+    } finally {
+      await client.close();
+      await vendor.close();
+    }
+  });
+
   it('sends the cancel again when the vendor answers success for an order that does not read yet, until it reads cancelled', async () => {
     // A run stopped right after its creates: the vendor says "success" to the first cancel of an
     // order still being created (not done), and the order reads 404 until it is. That success

@@ -1,10 +1,13 @@
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { workspace } from '@print-contracts/test-support';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
-import { Availability, type Exchange } from '../src/replay/proxy/forwarder.js';
+import { Availability, type Exchange, type ForwardContext, forward } from '../src/replay/proxy/forwarder.js';
 import { PROXY_HEADER, type ReplayProxy, startProxy } from '../src/replay/proxy/proxy.js';
 import { STATE_PATH, StateSequence } from '../src/replay/proxy/state-endpoint.js';
 import type { Target } from '../src/target/target.js';
@@ -176,5 +179,98 @@ describe('the replay proxy', () => {
     }
     expect(exchanges).toMatchObject([{ status: 201, attempts: 3, unavailable: false }]);
     expect(ledger.open()).toHaveLength(1);
+  });
+});
+
+describe('the forwarder, against a target that holds requests without an answer', () => {
+  /**
+   * A bare target on loopback that answers each GET `{}` and holds the other requests open, never
+   * answered (`holdAll`: every request); the forwarding context of a run against it, with a 1 s
+   * request timeout; closed after `use`.
+   */
+  const holding = async (
+    holdAll: boolean,
+    use: (context: ForwardContext, seen: () => number) => Promise<void>,
+  ) => {
+    let seen = 0;
+    const server = createServer((incoming, outgoing) => {
+      seen++;
+      incoming.resume();
+      if (incoming.method === 'GET' && !holdAll) outgoing.end('{}');
+    });
+    await once(server.listen(0, '127.0.0.1'), 'listening');
+    const space = await workspace();
+    const dispatcher = new Agent();
+    const port = (server.address() as AddressInfo).port;
+    const credentials = { main: { userId: 'u', secret: 's' }, other: undefined };
+    try {
+      await use(
+        {
+          target: {
+            kind: 'url',
+            baseUrl: `http://127.0.0.1:${port}/api`,
+            mode: 'sample',
+            controlOrigin: undefined,
+            credentials,
+          },
+          dispatcher,
+          timeoutMs: 1_000,
+          ledger: Ledger.open(space.path('ledger.jsonl'), 'held', 60_000),
+          secrets: [],
+          retry: runRetryPolicy({ retries: 0, creationTimeoutMs: 60_000 }),
+          availability: new Availability(),
+          version: 'v2',
+          source: 'replay',
+        },
+        () => seen,
+      );
+    } finally {
+      await dispatcher.destroy();
+      server.closeAllConnections();
+      server.close();
+      await space.remove();
+    }
+  };
+  const sent = (method: string, path: string) =>
+    ({
+      kind: 'forward',
+      method,
+      path,
+      headers: {},
+      body: undefined,
+      creates: false,
+      credentials: 'real',
+    }) as const;
+  const update = (id: number) => sent('PUT', `/api/orders/${id}`);
+
+  it('sends the requests still to replay when it answered others while the held ones waited', async () => {
+    await holding(false, async (context) => {
+      const held = [1, 2, 3].map((id) => forward(update(id), context));
+      await forward(sent('GET', '/api/orders/4'), context);
+      expect((await Promise.all(held)).map(({ exchange }) => exchange.failure)).toEqual(
+        Array(3).fill(expect.stringMatching(/^target unavailable: .*timed out/)),
+      );
+
+      const { exchange, answer } = await forward(sent('GET', '/api/orders/5'), context);
+
+      expect(exchange).toMatchObject({ status: 200, unavailable: false });
+      expect(answer?.body.toString()).toBe('{}');
+    });
+  });
+
+  it('counts it down after three requests given up with no answer meanwhile, and sends no more', async () => {
+    await holding(true, async (context, seen) => {
+      await Promise.all([1, 2, 3].map((id) => forward(update(id), context)));
+
+      const { exchange, answer } = await forward(sent('GET', '/api/orders/4'), context);
+
+      expect(exchange).toMatchObject({
+        attempts: 0,
+        unavailable: true,
+        failure: 'target unavailable: it stopped answering earlier in the run',
+      });
+      expect(answer).toBeUndefined();
+      expect(seen()).toBe(3);
+    });
   });
 });

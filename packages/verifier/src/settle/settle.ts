@@ -118,30 +118,46 @@ export async function settleAndSweep(
 /**
  * Cancels and crosses off every entry with a uuid, a few at a time, then looks for those whose create
  * got no uuid by their run's reference once their window has passed; returns why each that stays open does.
+ * An order its cancels left open is read once more after the scans, which cancel every order they
+ * find with the run's reference (a cancel whose answer never came may also have been done since).
  */
 export async function settleOrders(
   entries: readonly LedgerEntry[],
   context: SettleContext,
 ): Promise<string[]> {
+  const { ledger } = context;
   const settled = await pooled(
     entries.filter((entry) => entry.uuid !== undefined),
     async (entry) => {
       const problem = await settleOne(entry, entry.uuid as string, context)
-        .then((ending) =>
-          typeof ending === 'string' ? ending : context.ledger.record('closed', entry.key, ending),
-        )
+        .then((ending) => (typeof ending === 'string' ? ending : ledger.record('closed', entry.key, ending)))
         .catch(message);
-      return problem ? [redact(`${describeEntry(entry)}: ${problem}`, context.secrets)] : [];
+      return problem ? [{ entry, problem }] : [];
     },
   );
-  const problems = settled.flat();
   const keys = new Set(entries.map((entry) => entry.key));
   await scanUnresolved(context, (entry) => keys.has(entry.key));
   await sweepNotFound(
     context,
-    entries.flatMap((entry) => context.ledger.get(entry.key) ?? []),
+    entries.flatMap((entry) => ledger.get(entry.key) ?? []),
   );
-  return problems;
+  const left = await pooled(settled.flat(), async ({ entry, problem }) => {
+    if (ledger.get(entry.key)?.outcome === undefined && (await readsCancelled(entry, context))) {
+      ledger.record('closed', entry.key, { outcome: 'cancelled', note: 'found cancelled after the scans' });
+      return [];
+    }
+    return [redact(`${describeEntry(entry)}: ${problem}`, context.secrets)];
+  });
+  return left.flat();
+}
+
+/** Whether the order of `entry` reads cancelled now: one read, its failures a no. */
+async function readsCancelled(entry: LedgerEntry, context: SettleContext): Promise<boolean> {
+  const client = context.clientsFor(entry)?.settling(entry.credential, entry.version);
+  if (!client || entry.controlled) return false;
+  const read = () => client.sendUnchecked('getOrder', { id: entry.uuid }, { signal: context.signal });
+  const order = await reading(read, context.signal).catch(() => undefined);
+  return (order as { status?: unknown } | undefined)?.status === 'cancelled';
 }
 
 /**

@@ -9,9 +9,15 @@ import { type Filtered, HOP_BY_HOP, parseBody } from './request-filter.js';
 /** After this many requests given up in a row, the target counts as down: no more waiting. */
 const DOWN_AFTER = 3;
 
-/** Whether the target still answers: requests given up in a row, shared by every request of a run. */
+/**
+ * Whether the target still answers, shared by every request of a run: requests given up in a row.
+ * One counts only when no answer of the target came while it waited: a target that answers other
+ * requests meanwhile holds some (each of them unavailable on its own), and is not down.
+ */
 export class Availability {
   givenUp = 0;
+  /** `performance.now()` when the target last answered. */
+  answeredAt = Number.NEGATIVE_INFINITY;
 }
 
 /** One request the proxy forwarded (or refused), as the report and the version findings read it. */
@@ -89,7 +95,7 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     processedMaybe: boolean,
     interrupted = false,
   ): Forwarded => {
-    if (!interrupted) availability.givenUp++;
+    if (!interrupted && availability.answeredAt < started) availability.givenUp++;
     if (key && processedMaybe) ledger.record('unresolved', key, { reason: why });
     else if (key) ledger.record('closed', key, { outcome: 'not-created', note: why });
     const failure = interrupted ? `not sent again: ${why}` : `target unavailable: ${why}`;
@@ -125,6 +131,7 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     return noAnswer(attempts, why, !UNPROCESSED_STATUSES.includes(status));
   }
   availability.givenUp = 0;
+  availability.answeredAt = performance.now();
   if (key) {
     const created =
       status >= 200 && status <= 299 ? orderCreatedSchema.safeParse(parseBody(sent.body)) : undefined;
