@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { operations } from '@print-contracts/client';
-import type { ProxiedAnswer, ProxiedRequest } from '@print-contracts/test-support';
+import { type ProxiedAnswer, type ProxiedRequest, startAlteringProxy } from '@print-contracts/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alterationOf, requestScope } from '../src/mutations/alteration.js';
 import { generateMutations, type Mutation } from '../src/mutations/generate.js';
-import { readPacts, runMutations } from '../src/mutations/harness.js';
+import { flagsOf, readPacts, runMutations } from '../src/mutations/harness.js';
 import {
   cleanupOutcome,
   killedRunMutations,
@@ -135,6 +135,13 @@ describe('the mutation generator', () => {
         (operation) => `${operation}: one request in 3 done, and answered 502 Bad Gateway by a gateway`,
       ),
     );
+    expect(names('silent-answer')).toEqual(
+      Object.keys(operations).flatMap((operation) =>
+        ['never received', 'after the vendor did it'].map(
+          (when) => `${operation}: one request in 3 never answered, the connection held open, ${when}`,
+        ),
+      ),
+    );
     expect(mutations.filter((mutation) => !mutation.harmful).map((mutation) => mutation.kind)).toEqual(
       expect.arrayContaining([
         'added-field',
@@ -144,6 +151,7 @@ describe('the mutation generator', () => {
         'latency',
         'throttling',
         'lost-answer',
+        'silent-answer',
         'gateway-error',
         'page-size',
       ]),
@@ -223,11 +231,13 @@ describe('a mutation that lists fewer orders a page than asked', () => {
   });
 });
 
+/** The generated mutation of that name (those not derived from pacts). */
+const named = (name: string) =>
+  generateMutations([]).mutations.find((each) => each.name === name) as Mutation;
+
 describe('a mutation that loses answers', () => {
   it('closes every third request of its operation without an answer, in either version, and no other', () => {
-    const mutation = generateMutations([]).mutations.find(
-      (each) => each.name === 'cancelOrder: one request in 3 loses its answer, after the vendor did it',
-    ) as Mutation;
+    const mutation = named('cancelOrder: one request in 3 loses its answer, after the vendor did it');
     const lose = alterationOf(mutation).lose;
     const cancel = (accept: string) => request('/api/orders/7', accept, 'DELETE');
     const seen = [
@@ -238,11 +248,49 @@ describe('a mutation that loses answers', () => {
     ];
     expect(seen).toEqual([undefined, undefined, undefined, 'after']);
   });
+
+  it('holds every third request open in silence instead, and runs with a short request timeout', () => {
+    const silent = named(
+      'getOrder: one request in 3 never answered, the connection held open, never received',
+    );
+    const lose = alterationOf(silent).lose;
+    const read = request('/api/orders/7', 'application/vnd.printdeal-api.v2');
+    expect([lose?.(read), lose?.(read), lose?.(read)]).toEqual([undefined, undefined, 'silent-before']);
+    expect(flagsOf(silent)).toEqual(['--request-timeout', '3000']);
+    expect(flagsOf(named('getOrder: one request in 3 loses its answer, never received'))).toEqual([]);
+    expect(flagsOf(undefined)).toEqual([]);
+  });
+
+  it.each([
+    ['silent-before', 0],
+    ['silent-after', 1],
+  ] as const)(
+    'answers nothing through the proxy, %s, until the caller gives up; the target gets %i',
+    async (lost, reached) => {
+      let got = 0;
+      const target = createServer((incoming, outgoing) => {
+        got++;
+        incoming.resume();
+        outgoing.end('{}');
+      });
+      await once(target.listen(0, '127.0.0.1'), 'listening');
+      const proxy = await startAlteringProxy(`http://127.0.0.1:${(target.address() as AddressInfo).port}`, {
+        lose: () => lost,
+      });
+      try {
+        const asked = fetch(`${proxy.origin}/api/orders/7`, { signal: AbortSignal.timeout(500) });
+        await expect(asked).rejects.toMatchObject({ name: 'TimeoutError' });
+        expect(got).toBe(reached);
+      } finally {
+        await proxy.close();
+        target.closeAllConnections();
+        target.close();
+      }
+    },
+  );
 });
 
 describe('a vendor that throttles', () => {
-  const named = (name: string) =>
-    generateMutations([]).mutations.find((each) => each.name === name) as Mutation;
   /** The status and Retry-After each request is answered by the proxy itself, or 'passed on'. */
   const answers = (mutation: Mutation, count: number) => {
     const hook = alterationOf(mutation).request;
@@ -320,9 +368,6 @@ describe('a mutation that answers a 5xx for what the vendor did', () => {
 });
 
 describe('the mutations of a vendor the teardown must not take at its word', () => {
-  const named = (name: string) =>
-    generateMutations([]).mutations.find((each) => each.name === name) as Mutation;
-
   it('answers every second request of its operation 200 with an HTML page, and no other', () => {
     const hook = alterationOf(
       named('cancelOrder: one request in 2 answered 200 with an HTML maintenance page'),

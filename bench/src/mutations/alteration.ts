@@ -304,11 +304,12 @@ export function alterationOf(mutation: Mutation, target?: string): Alteration {
             : undefined,
       };
     }
-    case 'lost-answer': {
+    case 'lost-answer':
+    case 'silent-answer': {
       let count = 0;
+      const lost = mutation.kind === 'lost-answer' ? mutation.when : (`silent-${mutation.when}` as const);
       return {
-        lose: (request) =>
-          inScope(mutation, request) && ++count % mutation.every === 0 ? mutation.when : undefined,
+        lose: (request) => (inScope(mutation, request) && ++count % mutation.every === 0 ? lost : undefined),
       };
     }
     case 'redirect':

@@ -39,7 +39,7 @@ export const HARMLESS_KINDS = [
  * interaction lost its answer (exit 3, or 1 as a regression against a baseline), but must not
  * FAIL an interaction and must leave no order open.
  */
-export const LOST_KINDS = ['lost-answer', 'gateway-error'] as const;
+export const LOST_KINDS = ['lost-answer', 'silent-answer', 'gateway-error'] as const;
 export const isLostKind = (kind: string) => (LOST_KINDS as readonly string[]).includes(kind);
 export type MutationKind =
   | (typeof FIELD_KINDS)[number]
@@ -77,7 +77,11 @@ export type Mutation = {
       readonly retryAfterSeconds?: number;
     } & ({ readonly every: number } | { readonly perSecond: number }))
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
-  | { readonly kind: 'lost-answer'; readonly when: 'before' | 'after'; readonly every: number }
+  | {
+      readonly kind: 'lost-answer' | 'silent-answer';
+      readonly when: 'before' | 'after';
+      readonly every: number;
+    }
   | { readonly kind: 'redirect'; readonly movedTo: string }
   | { readonly kind: 'page-size'; readonly pageAtMost: number }
   | { readonly kind: 'foreign-uuid' | 'cancel-ignored' | 'twin-create' }
@@ -416,18 +420,22 @@ export function generateMutations(
     harmful: false,
     scope: { operation: 'createOrder', version: 'any' },
   });
-  // Every operation of the table, a connection closed without an answer one request in 3: before
-  // the vendor got it, or after it did the work (an order created or cancelled all the same).
+  // Every operation of the table, one request in 3 without an answer: the connection closed, or
+  // held open in silence until the run's request timeout; before the vendor got the request, or
+  // after it did the work (an order created or cancelled all the same).
   for (const operation of Object.keys(operations) as OperationName[]) {
-    for (const when of ['before', 'after'] as const) {
-      mutations.push({
-        name: `${operation}: one request in 3 loses its answer, ${when === 'before' ? 'never received' : 'after the vendor did it'}`,
-        kind: 'lost-answer',
-        harmful: false,
-        scope: { operation, version: 'any' },
-        when,
-        every: 3,
-      });
+    for (const kind of ['lost-answer', 'silent-answer'] as const) {
+      for (const when of ['before', 'after'] as const) {
+        const how = kind === 'lost-answer' ? 'loses its answer' : 'never answered, the connection held open';
+        mutations.push({
+          name: `${operation}: one request in 3 ${how}, ${when === 'before' ? 'never received' : 'after the vendor did it'}`,
+          kind,
+          harmful: false,
+          scope: { operation, version: 'any' },
+          when,
+          every: 3,
+        });
+      }
     }
   }
   // Every operation of the table done by the vendor, its answer then replaced by a 5xx: a 500 of the

@@ -82,6 +82,16 @@ export interface HarnessOptions {
   readonly extraOrders?: number;
 }
 
+/**
+ * `--request-timeout` of a run (and its cleanup) behind a vendor that holds connections open in
+ * silence: each held request costs that long, where the default 10 s would make a run minutes long.
+ */
+const SILENT_REQUEST_TIMEOUT_MS = 3_000;
+
+/** The flags a run and its cleanup take for `mutation`, beyond the harness's own. */
+export const flagsOf = (mutation: Mutation | undefined): string[] =>
+  mutation?.kind === 'silent-answer' ? ['--request-timeout', String(SILENT_REQUEST_TIMEOUT_MS)] : [];
+
 let runs = 0;
 /** How long the stand-in takes to process an order (the sample API's default). */
 const PROCESSING_MS = 50;
@@ -164,6 +174,7 @@ export function verifyStandIn(
         ...['--poll-interval', '50', '--creation-timeout', String(options.creationTimeoutMs ?? 30_000)],
         ...(options.version === 'any' ? [] : ['--api-version', options.version]),
         ...(options.baseline ? ['--baseline', options.baseline] : []),
+        ...flagsOf(mutation),
       ],
       io,
     );

@@ -7,7 +7,7 @@ import { captureIo } from '@print-contracts/test-support';
 import { runVerify } from '@print-contracts/verifier';
 import { spawnTracked, stopProcess, VERIFIER_CLI } from '../processes.js';
 import type { Mutation } from './generate.js';
-import { exists, inPool, runFolder, withStandIn } from './harness.js';
+import { exists, flagsOf, inPool, runFolder, withStandIn } from './harness.js';
 
 /** The operations `--cleanup` sends (reads, the list, cancels) and the create its ledger is about. */
 const CLEANUP_OPERATIONS: ReadonlySet<OperationName | 'any'> = new Set([
@@ -171,6 +171,7 @@ export async function killThenCleanUp(
         ...['--base-url', url, '--mode', 'sample', '--control', '--quiet'],
         ...['--pact', options.pacts, '--report-dir', dir, '--ledger', ledger],
         ...['--poll-interval', '50', '--creation-timeout', String(CREATION_TIMEOUT_MS)],
+        ...flagsOf(mutation),
       ],
       { cwd: dir, env: { ...process.env, PACT_DO_NOT_TRACK: 'true', ...env }, stderr: 'pipe' },
     );
@@ -229,7 +230,13 @@ export async function killThenCleanUp(
     let exitCode: number | undefined;
     if (await exists(ledger)) {
       const output = captureIo({ cwd: dir, env });
-      const flags = ['--poll-interval', '50', '--creation-timeout', String(CREATION_TIMEOUT_MS)];
+      const flags = [
+        '--poll-interval',
+        '50',
+        '--creation-timeout',
+        String(CREATION_TIMEOUT_MS),
+        ...flagsOf(mutation),
+      ];
       exitCode = await runVerify(['--cleanup', '--ledger', ledger, ...flags], output.io);
       // What the cleanup said, beside the ledger it left: the first thing to read on a run not clean.
       await writeFile(join(dir, 'cleanup.txt'), output.stdout() + output.stderr());

@@ -22,13 +22,18 @@ export interface ProxiedAnswer {
  * What a stand-in changes about the target it fronts. Each hook returns the replacement, or
  * undefined to leave the message as it is. `answer` may skip the target: return an answer
  * from `request` with `reply`. `lose` closes the connection without an answer, `before` the
- * request reaches the target or `after` the target answered it (done, but the caller never hears).
+ * request reaches the target or `after` the target answered it (done, but the caller never hears);
+ * `silent-before` and `silent-after` hold it open instead, answering nothing until the caller
+ * gives up (or the proxy closes).
  */
 export interface Alteration {
   request?(request: ProxiedRequest): ProxiedRequest | { reply: ProxiedAnswer } | undefined;
   response?(answer: ProxiedAnswer, request: ProxiedRequest): ProxiedAnswer | undefined;
-  lose?(request: ProxiedRequest): 'before' | 'after' | undefined;
+  lose?(request: ProxiedRequest): LostAnswer | undefined;
 }
+
+/** How an answer is lost: the connection closed, or held open in silence; before the target got the request, or after it answered. */
+export type LostAnswer = 'before' | 'after' | 'silent-before' | 'silent-after';
 
 export interface AlteringProxy {
   /** `http://127.0.0.1:PORT`: put `/api` after it for a base URL. */
@@ -80,6 +85,7 @@ export async function startAlteringProxy(
     seen.push(altered);
     const lose = alteration.lose?.(altered);
     if (lose === 'before') return void outgoing.destroy();
+    if (lose === 'silent-before') return;
     const forwarded = httpRequest(
       {
         host: target.hostname,
@@ -95,7 +101,7 @@ export async function startAlteringProxy(
           body: await buffer(response),
         };
         if (lose === 'after') outgoing.destroy();
-        else answer(alteration.response?.(got, altered) ?? got);
+        else if (lose !== 'silent-after') answer(alteration.response?.(got, altered) ?? got);
       },
     );
     forwarded.on('error', () => outgoing.destroy());
