@@ -135,6 +135,11 @@ describe('the mutation generator', () => {
         (operation) => `${operation}: one request in 3 done, and answered 502 Bad Gateway by a gateway`,
       ),
     );
+    expect(names('trickled-answer')).toEqual(
+      Object.keys(operations).map(
+        (operation) => `${operation}: one answer in 3 trickled a byte every half second, never ended`,
+      ),
+    );
     expect(names('silent-answer')).toEqual(
       Object.keys(operations).flatMap((operation) =>
         ['never received', 'after the vendor did it'].map(
@@ -152,6 +157,7 @@ describe('the mutation generator', () => {
         'throttling',
         'lost-answer',
         'silent-answer',
+        'trickled-answer',
         'gateway-error',
         'page-size',
       ]),
@@ -259,6 +265,43 @@ describe('a mutation that loses answers', () => {
     expect(flagsOf(silent)).toEqual(['--request-timeout', '3000']);
     expect(flagsOf(named('getOrder: one request in 3 loses its answer, never received'))).toEqual([]);
     expect(flagsOf(undefined)).toEqual([]);
+  });
+
+  it('trickles every third answer of its operation instead, and runs with a short request timeout', () => {
+    const trickled = named('cancelOrder: one answer in 3 trickled a byte every half second, never ended');
+    const lose = alterationOf(trickled).lose;
+    const cancel = request('/api/orders/7', 'application/vnd.printdeal-api.v1', 'DELETE');
+    expect([lose?.(cancel), lose?.(cancel), lose?.(cancel)]).toEqual([undefined, undefined, 'trickle-after']);
+    expect(flagsOf(trickled)).toEqual(['--request-timeout', '3000']);
+  });
+
+  it('trickles an answer through the proxy: its status, its first byte, then spaces, never the end', async () => {
+    const target = createServer((incoming, outgoing) => {
+      incoming.resume();
+      outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+    });
+    await once(target.listen(0, '127.0.0.1'), 'listening');
+    const proxy = await startAlteringProxy(`http://127.0.0.1:${(target.address() as AddressInfo).port}`, {
+      lose: () => 'trickle-after',
+    });
+    try {
+      const response = await fetch(`${proxy.origin}/api/orders/7`, { method: 'DELETE' });
+      const reader = response.body?.getReader();
+      let text = '';
+      while (text.length < 3) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) break;
+        text += new TextDecoder().decode(chunk.value);
+      }
+      await reader?.cancel();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(text).toMatch(/^\{ +$/);
+    } finally {
+      await proxy.close();
+      target.closeAllConnections();
+      target.close();
+    }
   });
 
   it.each([

@@ -305,9 +305,15 @@ export function alterationOf(mutation: Mutation, target?: string): Alteration {
       };
     }
     case 'lost-answer':
-    case 'silent-answer': {
+    case 'silent-answer':
+    case 'trickled-answer': {
       let count = 0;
-      const lost = mutation.kind === 'lost-answer' ? mutation.when : (`silent-${mutation.when}` as const);
+      const lost =
+        mutation.kind === 'trickled-answer'
+          ? 'trickle-after'
+          : mutation.kind === 'lost-answer'
+            ? mutation.when
+            : (`silent-${mutation.when}` as const);
       return {
         lose: (request) => (inScope(mutation, request) && ++count % mutation.every === 0 ? lost : undefined),
       };

@@ -39,7 +39,7 @@ export const HARMLESS_KINDS = [
  * interaction lost its answer (exit 3, or 1 as a regression against a baseline), but must not
  * FAIL an interaction and must leave no order open.
  */
-export const LOST_KINDS = ['lost-answer', 'silent-answer', 'gateway-error'] as const;
+export const LOST_KINDS = ['lost-answer', 'silent-answer', 'trickled-answer', 'gateway-error'] as const;
 export const isLostKind = (kind: string) => (LOST_KINDS as readonly string[]).includes(kind);
 export type MutationKind =
   | (typeof FIELD_KINDS)[number]
@@ -82,6 +82,7 @@ export type Mutation = {
       readonly when: 'before' | 'after';
       readonly every: number;
     }
+  | { readonly kind: 'trickled-answer'; readonly every: number }
   | { readonly kind: 'redirect'; readonly movedTo: string }
   | { readonly kind: 'page-size'; readonly pageAtMost: number }
   | { readonly kind: 'foreign-uuid' | 'cancel-ignored' | 'twin-create' }
@@ -437,6 +438,14 @@ export function generateMutations(
         });
       }
     }
+    // Its status and headers sent once the vendor did the work, then the body a byte at a time, never ended.
+    mutations.push({
+      name: `${operation}: one answer in 3 trickled a byte every half second, never ended`,
+      kind: 'trickled-answer',
+      harmful: false,
+      scope: { operation, version: 'any' },
+      every: 3,
+    });
   }
   // Every operation of the table done by the vendor, its answer then replaced by a 5xx: a 500 of the
   // vendor's own one request in 2 (the contracts pin a success, or the documented error, so it must

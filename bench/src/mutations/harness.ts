@@ -84,13 +84,16 @@ export interface HarnessOptions {
 
 /**
  * `--request-timeout` of a run (and its cleanup) behind a vendor that holds connections open in
- * silence: each held request costs that long, where the default 10 s would make a run minutes long.
+ * silence or trickles answers: each such request costs that long, where the default 10 s would
+ * make a run minutes long.
  */
-const SILENT_REQUEST_TIMEOUT_MS = 3_000;
+const HELD_REQUEST_TIMEOUT_MS = 3_000;
 
 /** The flags a run and its cleanup take for `mutation`, beyond the harness's own. */
 export const flagsOf = (mutation: Mutation | undefined): string[] =>
-  mutation?.kind === 'silent-answer' ? ['--request-timeout', String(SILENT_REQUEST_TIMEOUT_MS)] : [];
+  mutation?.kind === 'silent-answer' || mutation?.kind === 'trickled-answer'
+    ? ['--request-timeout', String(HELD_REQUEST_TIMEOUT_MS)]
+    : [];
 
 let runs = 0;
 /** How long the stand-in takes to process an order (the sample API's default). */

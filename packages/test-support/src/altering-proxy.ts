@@ -1,4 +1,9 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { listen } from './loopback.js';
 
@@ -24,7 +29,8 @@ export interface ProxiedAnswer {
  * from `request` with `reply`. `lose` closes the connection without an answer, `before` the
  * request reaches the target or `after` the target answered it (done, but the caller never hears);
  * `silent-before` and `silent-after` hold it open instead, answering nothing until the caller
- * gives up (or the proxy closes).
+ * gives up (or the proxy closes); `trickle-after` sends the answer's status, headers and first
+ * byte, then a space every half second, never the end.
  */
 export interface Alteration {
   request?(request: ProxiedRequest): ProxiedRequest | { reply: ProxiedAnswer } | undefined;
@@ -33,7 +39,18 @@ export interface Alteration {
 }
 
 /** How an answer is lost: the connection closed, or held open in silence; before the target got the request, or after it answered. */
-export type LostAnswer = 'before' | 'after' | 'silent-before' | 'silent-after';
+export type LostAnswer = 'before' | 'after' | 'silent-before' | 'silent-after' | 'trickle-after';
+
+/** How often a trickled answer sends its next byte. */
+const TRICKLE_MS = 500;
+
+/** `answer`'s status, headers and first byte, then a space every `TRICKLE_MS`, until the caller leaves. */
+function trickle(outgoing: ServerResponse, answer: ProxiedAnswer) {
+  outgoing.writeHead(answer.status, withoutHopByHop(answer.headers));
+  outgoing.write(answer.body.subarray(0, 1));
+  const timer = setInterval(() => outgoing.write(' '), TRICKLE_MS);
+  outgoing.on('close', () => clearInterval(timer));
+}
 
 export interface AlteringProxy {
   /** `http://127.0.0.1:PORT`: put `/api` after it for a base URL. */
@@ -101,6 +118,7 @@ export async function startAlteringProxy(
           body: await buffer(response),
         };
         if (lose === 'after') outgoing.destroy();
+        else if (lose === 'trickle-after') trickle(outgoing, got);
         else if (lose !== 'silent-after') answer(alteration.response?.(got, altered) ?? got);
       },
     );
