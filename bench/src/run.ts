@@ -6,7 +6,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { untilStopped } from '@print-contracts/client/kit';
+import { parseArgs } from 'node:util';
+import { argsProblem, untilStopped, usageLine } from '@print-contracts/client/kit';
 import { benchClientThroughput } from './client-throughput.js';
 import { benchConsumerSuite } from './consumer-suite.js';
 import { sectionOf, withSection } from './mutations/summary.js';
@@ -23,6 +24,29 @@ import { benchVerifyVsPactCli, type VerifyWall } from './verify-vs-pact-cli.js';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
 
+const USAGE = `Usage: pnpm bench [--mutations]
+
+Measures what users of the kit wait for, each figure beside its reference in the same run, and
+writes bench/results.json and bench/RESULTS.md (about 5 minutes).
+
+  --mutations   only the mutation harness: bench/mutations.json and its section of RESULTS.md (about 25 minutes)
+  --help        this text
+`;
+// Checked before anything starts: a mistyped flag must not run the whole bench.
+const options = { mutations: { type: 'boolean' }, help: { type: 'boolean' } } as const;
+const flags = (() => {
+  try {
+    return parseArgs({ args: process.argv.slice(2), options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    process.stderr.write(usageLine('bench', argsProblem(error, Object.keys(options))));
+    process.exit(2);
+  }
+})();
+if (flags.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
 // Stopped (Ctrl-C, a cancelled job, the parent gone): every command the bench started goes
 // with it, process group and all, and it exits 130 (SIGINT) or 143.
 void untilStopped().stopped.then(async (reason) => {
@@ -33,7 +57,7 @@ void untilStopped().stopped.then(async (reason) => {
 const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 // `pnpm bench --mutations`: only the mutation harness, which writes its own section of RESULTS.md.
-if (process.argv.includes('--mutations')) process.exit(await benchMutations());
+if (flags.mutations) process.exit(await benchMutations());
 
 interface Section {
   readonly name: string;
