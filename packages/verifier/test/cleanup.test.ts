@@ -168,14 +168,13 @@ describe('pnpm verify --cleanup', () => {
 
   describe("a killed run's creates that got no answer, found by its reference", () => {
     /**
-     * A ledger a run killed mid-arranging left: `count` creates of `version` at a vendor (a front on
-     * the sample API with `hooks`) sent and never answered, their orders made all the same; then
+     * A ledger a run killed mid-arranging left: a create of each of `versions` at a vendor (a front
+     * on the sample API with `hooks`) sent and never answered, its order made all the same; then
      * `--cleanup` through that vendor. Resolves with what it printed and how the orders ended.
      */
     const killedThenCleanedUp = async (
       name: string,
-      version: 'v1' | 'v2',
-      count: number,
+      versions: readonly ('v1' | 'v2')[],
       hooks: Parameters<typeof front>[1],
     ) => {
       const [main] = api.credentials;
@@ -183,10 +182,9 @@ describe('pnpm verify --cleanup', () => {
       const vendor = await front(api.origin, hooks);
       const ledgerPath = space.path(`${name}.jsonl`);
       const ledger = Ledger.open(ledgerPath, name, 500);
-      const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: version });
       const made: number[] = [];
       try {
-        for (let index = 0; index < count; index++) {
+        for (const version of versions) {
           const target = {
             kind: 'url',
             baseUrl: vendor.url,
@@ -197,10 +195,12 @@ describe('pnpm verify --cleanup', () => {
             { ...target, credentials: { main, other: undefined } },
             { credential: 'main', version, source: 'state "an order exists"' },
           );
+          const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: version });
           const order = exampleOrder(version, { testOrder: true, reference: ledger.reference });
           made.push(
             (await client.waitForOrder((await client.createOrder(order)).uuid, { intervalMs: 20 })).id,
           );
+          await client.close();
         }
         const cleanup = await cleanUp(ledgerPath);
         const statuses = (await ordersOf(api))
@@ -208,7 +208,6 @@ describe('pnpm verify --cleanup', () => {
           .map((order) => order.status);
         return { ...cleanup, statuses, ledgerKept: existsSync(ledgerPath) };
       } finally {
-        await client.close();
         await vendor.close();
       }
     };
@@ -221,7 +220,7 @@ describe('pnpm verify --cleanup', () => {
       // Found by the mutation harness's killed runs: one read answered 500 ended the whole scan, and
       // --cleanup left every order of the run open.
       const reads = new Map<string, number>();
-      const run = await killedThenCleanedUp('reads-500', 'v2', 4, {
+      const run = await killedThenCleanedUp('reads-500', ['v2', 'v2', 'v2', 'v2'], {
         answer: ({ method, path }) => {
           if (method !== 'GET' || !/^\/api\/orders\/\d+$/.test(path)) return undefined;
           const count = (reads.get(path) ?? 0) + 1;
@@ -237,10 +236,29 @@ describe('pnpm verify --cleanup', () => {
       expect(run.statuses).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
     });
 
+    it('looks for the creates of both API versions in one walk of the list, each order cancelled once', async () => {
+      // Each version lists the orders of both: one scan per version found and cancelled them all again.
+      const seen: string[] = [];
+      const run = await killedThenCleanedUp('both-versions', ['v1', 'v2', 'v2'], {
+        answer: ({ method, path }) => {
+          seen.push(`${method} ${path.split('?')[0]}`);
+          return undefined;
+        },
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain('1 v1 and 2 v2 creates without a uuid: looking for orders with reference');
+      expect(run.stdout.match(/looking for orders/g)).toHaveLength(1);
+      expect(run.stdout).toContain('found 3 orders with it: cancelled 3, already cancelled 0');
+      expect(seen.filter((request) => request.startsWith('DELETE'))).toHaveLength(3);
+      expect(run.code).toBe(0);
+      expect(run.statuses).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    });
+
     it('finds them through the other API version when their own version lists no orders array', async () => {
       // Found by the harness: a v1 list without its orders array read as the end of the list, and
       // the scan crossed the creates off with their orders open.
-      const run = await killedThenCleanedUp('v1-list-changed', 'v1', 2, {
+      const run = await killedThenCleanedUp('v1-list-changed', ['v1', 'v1'], {
         answer: (seen) => (isList(seen) && !isV2(seen) ? { status: 200, body: { count: 2 } } : undefined),
       });
 
@@ -252,7 +270,7 @@ describe('pnpm verify --cleanup', () => {
     });
 
     it('keeps them in the ledger and exits 1 when no version reads an order with its reference', async () => {
-      const run = await killedThenCleanedUp('reads-without-reference', 'v1', 2, {
+      const run = await killedThenCleanedUp('reads-without-reference', ['v1', 'v1'], {
         answer: ({ method, path }) => {
           const id = /^\/api\/orders\/(\d+)$/.exec(path)?.[1];
           return method === 'GET' && id
@@ -273,7 +291,7 @@ describe('pnpm verify --cleanup', () => {
 
     it('keeps them in the ledger and exits 1 when no version lists orders with a usable id', async () => {
       const idless = { count: 1, orders: [{ number: '10004274', status: 'in-progress' }] };
-      const run = await killedThenCleanedUp('lists-without-ids', 'v2', 2, {
+      const run = await killedThenCleanedUp('lists-without-ids', ['v2', 'v2'], {
         answer: (seen) => (isList(seen) ? { status: 200, body: idless } : undefined),
       });
 

@@ -47,7 +47,11 @@ export async function sweepNotFound(context: SettleContext, entries: readonly Le
   await scanGroups(context, unfound, 'whose uuid named no order', false);
 }
 
-/** One scan per target, credential set, version and reference of `entries`. */
+/**
+ * One scan per target, credential set and reference of `entries`, whatever their API versions:
+ * each version lists the orders of both, so a scan per version would find and cancel the same
+ * orders again.
+ */
 async function scanGroups(
   context: SettleContext,
   entries: readonly LedgerEntry[],
@@ -58,15 +62,18 @@ async function scanGroups(
   const groups = new Map<string, LedgerEntry[]>();
   for (const entry of entries) {
     if (entry.embedded) continue;
-    const key = `${entry.target}|${entry.credential}|${entry.version}|${entry.reference}`;
+    const key = `${entry.target}|${entry.credential}|${entry.reference}`;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
   for (const group of groups.values()) {
     const entries = group as [LedgerEntry, ...LedgerEntry[]];
-    const [{ target, reference, version }] = entries;
+    const [{ target, reference }] = entries;
     const clients = context.clientsFor(entries[0]);
-    // One scan per version: each says which, though the list shows every version's orders.
-    const many = `${entries.length} ${version} create${entries.length === 1 ? '' : 's'} ${what}`;
+    const counts = API_VERSIONS.flatMap((version) => {
+      const count = entries.filter((entry) => entry.version === version).length;
+      return count > 0 ? [`${count} ${version}`] : [];
+    });
+    const many = `${counts.join(' and ')} create${entries.length === 1 ? '' : 's'} ${what}`;
     if (!clients || !reference) {
       say(`  ${many} at ${target} cannot be looked for: no credentials or no reference`);
       continue;
