@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { operations } from '@print-contracts/client';
-import { type ProxiedAnswer, type ProxiedRequest, startAlteringProxy } from '@print-contracts/test-support';
+import {
+  type LostAnswer,
+  type ProxiedAnswer,
+  type ProxiedRequest,
+  startAlteringProxy,
+} from '@print-contracts/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alterationOf, requestScope } from '../src/mutations/alteration.js';
 import { generateMutations, type Mutation } from '../src/mutations/generate.js';
@@ -241,6 +246,32 @@ describe('a mutation that lists fewer orders a page than asked', () => {
 const named = (name: string) =>
   generateMutations([]).mutations.find((each) => each.name === name) as Mutation;
 
+/**
+ * The altering proxy losing every answer as `lost` says, in front of a target that answers each
+ * request `{"success":true}`; `use` gets the proxy's origin and how many requests reached the target.
+ */
+async function throughProxy(
+  lost: LostAnswer,
+  use: (origin: string, got: () => number) => Promise<void>,
+): Promise<void> {
+  let got = 0;
+  const target = createServer((incoming, outgoing) => {
+    got++;
+    incoming.resume();
+    outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+  });
+  await once(target.listen(0, '127.0.0.1'), 'listening');
+  const origin = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  const proxy = await startAlteringProxy(origin, { lose: () => lost });
+  try {
+    await use(proxy.origin, () => got);
+  } finally {
+    await proxy.close();
+    target.closeAllConnections();
+    target.close();
+  }
+}
+
 describe('a mutation that loses answers', () => {
   it('closes every third request of its operation without an answer, in either version, and no other', () => {
     const mutation = named('cancelOrder: one request in 3 loses its answer, after the vendor did it');
@@ -276,16 +307,8 @@ describe('a mutation that loses answers', () => {
   });
 
   it('trickles an answer through the proxy: its status, its first byte, then spaces, never the end', async () => {
-    const target = createServer((incoming, outgoing) => {
-      incoming.resume();
-      outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
-    });
-    await once(target.listen(0, '127.0.0.1'), 'listening');
-    const proxy = await startAlteringProxy(`http://127.0.0.1:${(target.address() as AddressInfo).port}`, {
-      lose: () => 'trickle-after',
-    });
-    try {
-      const response = await fetch(`${proxy.origin}/api/orders/7`, { method: 'DELETE' });
+    await throughProxy('trickle-after', async (origin) => {
+      const response = await fetch(`${origin}/api/orders/7`, { method: 'DELETE' });
       const reader = response.body?.getReader();
       let text = '';
       while (text.length < 3) {
@@ -297,11 +320,7 @@ describe('a mutation that loses answers', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json');
       expect(text).toMatch(/^\{ +$/);
-    } finally {
-      await proxy.close();
-      target.closeAllConnections();
-      target.close();
-    }
+    });
   });
 
   it.each([
@@ -310,25 +329,11 @@ describe('a mutation that loses answers', () => {
   ] as const)(
     'answers nothing through the proxy, %s, until the caller gives up; the target gets %i',
     async (lost, reached) => {
-      let got = 0;
-      const target = createServer((incoming, outgoing) => {
-        got++;
-        incoming.resume();
-        outgoing.end('{}');
-      });
-      await once(target.listen(0, '127.0.0.1'), 'listening');
-      const proxy = await startAlteringProxy(`http://127.0.0.1:${(target.address() as AddressInfo).port}`, {
-        lose: () => lost,
-      });
-      try {
-        const asked = fetch(`${proxy.origin}/api/orders/7`, { signal: AbortSignal.timeout(500) });
+      await throughProxy(lost, async (origin, got) => {
+        const asked = fetch(`${origin}/api/orders/7`, { signal: AbortSignal.timeout(500) });
         await expect(asked).rejects.toMatchObject({ name: 'TimeoutError' });
-        expect(got).toBe(reached);
-      } finally {
-        await proxy.close();
-        target.closeAllConnections();
-        target.close();
-      }
+        expect(got()).toBe(reached);
+      });
     },
   );
 });

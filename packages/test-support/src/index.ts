@@ -2,6 +2,7 @@ export {
   type Alteration,
   type AlteringProxy,
   editJson,
+  type LostAnswer,
   type ProxiedAnswer,
   type ProxiedRequest,
   startAlteringProxy,

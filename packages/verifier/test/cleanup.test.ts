@@ -183,6 +183,7 @@ describe('pnpm verify --cleanup', () => {
       const ledgerPath = space.path(`${name}.jsonl`);
       const ledger = Ledger.open(ledgerPath, name, 500);
       const made: number[] = [];
+      const clients: { close: () => Promise<void> }[] = [];
       try {
         for (const version of versions) {
           const target = {
@@ -196,11 +197,11 @@ describe('pnpm verify --cleanup', () => {
             { credential: 'main', version, source: 'state "an order exists"' },
           );
           const client = new OrdersClient({ baseUrl: api.url, ...main, apiVersion: version });
+          clients.push(client);
           const order = exampleOrder(version, { testOrder: true, reference: ledger.reference });
           made.push(
             (await client.waitForOrder((await client.createOrder(order)).uuid, { intervalMs: 20 })).id,
           );
-          await client.close();
         }
         const cleanup = await cleanUp(ledgerPath);
         const statuses = (await ordersOf(api))
@@ -208,6 +209,7 @@ describe('pnpm verify --cleanup', () => {
           .map((order) => order.status);
         return { ...cleanup, statuses, ledgerKept: existsSync(ledgerPath) };
       } finally {
+        await Promise.all(clients.map((client) => client.close()));
         await vendor.close();
       }
     };
