@@ -1,24 +1,21 @@
 import { untilStopped } from '@print-contracts/client/kit';
-import { SIGNAL_EXIT_CODES, type StopSignal } from './exit-codes.js';
+import { SIGNAL_EXIT_CODES, stopSignalOf } from './exit-codes.js';
 import { runVerify } from './run-verify.js';
 
 // `pnpm verify`: a thin shell over runVerify. The first SIGINT, SIGTERM or SIGHUP (or the
 // exit of its parent) stops the replay, tears down what the run created, writes the ledger and
-// the partial reports, and ends with 130 (SIGINT) or 143. A signal a second or more later ends
-// the process at once, leaving the ledger for `--cleanup`; copies of the first (the terminal's
-// and pnpm's) arrive together and do not count. Pact's process exits with its parent (IPC).
+// the partial reports, and ends with 130 (SIGINT) or 143; runVerify says which. A signal a second
+// or more later ends the process at once, leaving the ledger for `--cleanup`; copies of the first
+// (the terminal's and pnpm's) arrive together and do not count. Pact's process exits with its
+// parent (IPC).
 const watch = untilStopped();
 const stop = new AbortController();
 void watch.stopped.then((reason) => {
-  const signal: StopSignal = reason === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
-  process.stderr.write(
-    `\n${reason}: stopping; tearing down the orders this run created (again to quit now)…\n`,
-  );
-  stop.abort(signal);
+  stop.abort(reason);
   setTimeout(() => {
     watch.dispose();
     for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-      process.once(name, () => process.exit(SIGNAL_EXIT_CODES[signal]));
+      process.once(name, () => process.exit(SIGNAL_EXIT_CODES[stopSignalOf(reason)]));
     }
   }, 1_000).unref();
 });

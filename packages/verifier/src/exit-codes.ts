@@ -21,3 +21,6 @@ export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 /** The signals a run stops on, and the status each one ends it with. */
 export const SIGNAL_EXIT_CODES = { SIGINT: EXIT_CODES.interrupted, SIGTERM: EXIT_CODES.terminated } as const;
 export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/** What a stop counts as: SIGINT is Ctrl-C; SIGTERM, SIGHUP and the end of the parent end it as SIGTERM. */
+export const stopSignalOf = (reason: unknown): StopSignal => (reason === 'SIGINT' ? 'SIGINT' : 'SIGTERM');

@@ -12,7 +12,7 @@ import { compareDriftWithBaseline, compareRun } from './compare/compare.js';
 import { observeDrift } from './drift/observe-drift.js';
 import { loadOpenApiDocuments } from './drift/openapi-documents.js';
 import { isUsageError, isVerifierError, PactFileError, UsageError } from './errors/index.js';
-import { EXIT_CODES, type ExitCode, type StopSignal } from './exit-codes.js';
+import { EXIT_CODES, type ExitCode, SIGNAL_EXIT_CODES, stopSignalOf } from './exit-codes.js';
 import { Ledger } from './ledger/ledger.js';
 import { OTHER_SECRET_ENV } from './options/credentials.js';
 import { brokerSecrets, parseVerifyArgs } from './options/parse-args.js';
@@ -42,9 +42,21 @@ export interface VerifyIo {
   readonly stderr: TextSink;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** Aborted with the signal's name (`SIGINT`, `SIGTERM`) on the first signal: the run stops and tears down. */
+  /**
+   * Aborted with the signal's name (`SIGINT`, `SIGTERM`, `SIGHUP`, or `parent exited`) on the first
+   * signal: the run stops, tears down and ends with 130 (SIGINT) or 143, saying so on stderr. Once
+   * the teardown is over, the run writes its reports and keeps its own status.
+   */
   readonly signal?: AbortSignal;
 }
+
+/** What a stop does, by when it comes: the line said on stderr after the signal's name. */
+const STOPPING = {
+  run: 'stopping; tearing down the orders this run created',
+  reports: 'the run has finished and torn down: writing its reports, with its own status',
+  cleanup: 'stopping; what is still open stays in the ledger for the next `pnpm verify --cleanup`',
+} as const;
+type Stopping = { phase: keyof typeof STOPPING };
 
 /** After a signal, how long teardown may wait for orders still being created, at most. */
 const STOPPED_SETTLE_MS = 15_000;
@@ -58,6 +70,11 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
   const secrets = [io.env[ENV.secret], io.env[OTHER_SECRET_ENV], ...brokerSecrets(io.env)].filter(
     (value): value is string => Boolean(value),
   );
+  const stopping: Stopping = { phase: 'run' };
+  const notice = () =>
+    io.stderr.write(`\n${String(io.signal?.reason)}: ${STOPPING[stopping.phase]} (again to quit now)…\n`);
+  if (io.signal?.aborted) notice();
+  else io.signal?.addEventListener('abort', notice, { once: true });
   try {
     const command = parseVerifyArgs(argv, io.env, io.cwd);
     if (command.kind === 'help') {
@@ -68,15 +85,18 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
       io.stdout.write(`${KIT_NAME} ${KIT_VERSION}\n`);
       return EXIT_CODES.passed;
     }
-    if (command.kind === 'verify') return await verify(command.options, io, secrets);
+    if (command.kind === 'verify') return await verify(command.options, io, secrets, stopping);
+    stopping.phase = 'cleanup';
     const reporter = new ConsoleReporter(io.stdout, { detail: 'verbose', secrets });
-    return await runCleanup(command, {
+    const code = await runCleanup(command, {
       say: (line) => reporter.say(line),
       env: io.env,
       cwd: io.cwd,
       signal: io.signal ?? new AbortController().signal,
       secrets,
     });
+    // A stopped cleanup ends as a stopped run does: the signal's status wins.
+    return io.signal?.aborted ? SIGNAL_EXIT_CODES[stopSignalOf(io.signal.reason)] : code;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // Not one of the verifier's own errors: a bug. One line, no stack trace, no secret.
@@ -84,18 +104,25 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
     const line = redact(text, secrets);
     io.stderr.write(isUsageError(error) ? usageLine('verify', line) : `verify: ${line}\n`);
     return EXIT_CODES.notStarted;
+  } finally {
+    io.signal?.removeEventListener('abort', notice);
   }
 }
 
 /** Runs one verification; throws `VerifierError`s only before anything was created (exit 2). */
-async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): Promise<ExitCode> {
+async function verify(
+  options: VerifyOptions,
+  io: VerifyIo,
+  secrets: string[],
+  stopping: Stopping,
+): Promise<ExitCode> {
   const startedAt = Date.now();
   const t0 = performance.now();
   const colour = wantsColour(io.stdout, io.env);
   const reporter = new ConsoleReporter(io.stdout, { detail: options.detail, secrets, colour });
   const progress = (line: string) => reporter.progress(line);
   const detail = (line: string) => reporter.detail(line);
-  const stoppedBy = () => (io.signal?.aborted ? (io.signal.reason as StopSignal) : undefined);
+  const stoppedBy = () => (io.signal?.aborted ? stopSignalOf(io.signal.reason) : undefined);
   const scratch = await mkdtemp(join(tmpdir(), 'contract-verify-'));
   let started: Awaited<ReturnType<typeof startTarget>> | undefined;
   let clients: TargetClients | undefined;
@@ -194,6 +221,9 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
       signal: budget.signal,
       say: progress,
     }).finally(budget.dispose);
+    // Stopped or not is decided here: a signal from now on lets the reports be written as they stand.
+    const stoppedAt = stoppedBy();
+    stopping.phase = 'reports';
     if (broke || !replayed) {
       reporter.say(teardownText(settlement));
       throw broke?.error;
@@ -211,7 +241,7 @@ async function verify(options: VerifyOptions, io: VerifyIo, secrets: string[]): 
     const built = buildReport(replayed, settlement, {
       target,
       strict: options.strict,
-      stoppedBy: stoppedBy(),
+      stoppedBy: stoppedAt,
       startedAt,
       durationMs: performance.now() - t0,
       secrets,

@@ -147,7 +147,7 @@ describe('the verify command stopped mid-run', () => {
 
 // Teardown's budget after a stop is 15 s; the test's bound leaves room for a busy machine.
 describe('the verify command stopped during teardown', { timeout: 90_000 }, () => {
-  it('stops waiting for orders still being created within its budget, exits 143 and leaves them in the ledger', async () => {
+  it('stops waiting for orders still being created within its budget, exits 143 and leaves them in the ledger, as a stopped --cleanup does (130)', async () => {
     const space = await workspace();
     // Orders are never processed: teardown would wait for the one order until its deadline, 10 min away.
     const api = await sampleTarget({ processingDelayMs: 3_600_000 });
@@ -170,13 +170,30 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
       await run.waitFor('Teardown:');
       run.child.kill('SIGTERM');
       expect(await run.done).toEqual({ code: 143, signal: null });
+      expect(run.stderr()).toContain('SIGTERM: stopping; tearing down the orders this run created');
       const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8'));
       expect(report).toMatchObject({
         stoppedBy: 'SIGTERM',
         exitCode: 143,
         teardown: { created: 1, open: 1 },
       });
-      expect(events(`${reports}/verify-ledger.jsonl`, 'creating')).toBe(1);
+      const ledger = `${reports}/verify-ledger.jsonl`;
+      expect(events(ledger, 'creating')).toBe(1);
+
+      // `--cleanup` waits for that order too, until a Ctrl-C: it keeps it in the ledger and exits 130.
+      const cleanup = spawnCli(['--cleanup', '--report-dir', reports, '--poll-interval', '100'], {
+        cwd: space.dir,
+        env: cliEnv(credentialEnv(api)),
+      });
+      await cleanup.waitFor('Cleanup: 1 open orders');
+      cleanup.child.kill('SIGINT');
+      expect(await cleanup.done).toEqual({ code: 130, signal: null });
+      expect(cleanup.stderr()).toBe(
+        '\nSIGINT: stopping; what is still open stays in the ledger for the next `pnpm verify --cleanup` (again to quit now)…\n',
+      );
+      expect(cleanup.stdout()).toMatch(/still open: .*\n.*1 still open in .*verify-ledger\.jsonl/);
+      expect(events(ledger, 'creating')).toBe(1);
+      expect(existsSync(ledger)).toBe(true);
     } finally {
       await api.close();
       await space.remove();

@@ -156,7 +156,9 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
         .toMatch(/Waiting 20 s, as the target asked \(429\), before sending GET \/api\/orders\S* again\n/);
       const sent = stall.requests.length;
       stop.abort('SIGINT');
-      expect({ code: await run, stderr: output.stderr() }).toEqual({ code: 130, stderr: '' });
+      // The one line on stderr is the stop's own.
+      const stopped = '\nSIGINT: stopping; tearing down the orders this run created (again to quit now)…\n';
+      expect({ code: await run, stderr: output.stderr() }).toEqual({ code: 130, stderr: stopped });
       // Stopped in the wait, before anything was created: nothing was sent after the signal.
       expect(stall.requests.length).toBe(sent);
     } finally {

@@ -60,3 +60,35 @@ describe('the verifier against the embedded sample API', () => {
     expect(existsSync(space.path('reports', 'verify-ledger.jsonl'))).toBe(false);
   });
 });
+
+describe('the verifier stopped once its teardown is over', () => {
+  it('writes its reports, says the run had finished, and keeps its own status', async () => {
+    const space = await workspace();
+    try {
+      await writeFixturePacts(space.path('pacts'));
+      const stop = new AbortController();
+      const output = captureIo({ cwd: space.dir, signal: stop.signal });
+      // The signal lands as the results are printed, the orders already cancelled.
+      const stdout = {
+        write: (text: string) => {
+          if (text.includes('Orders: ')) stop.abort('SIGINT');
+          return output.io.stdout.write(text);
+        },
+      };
+      const reports = space.path('reports');
+      const args = ['--pact', space.path('pacts'), '--report-dir', reports];
+      const code = await runVerify(args, { ...output.io, stdout });
+      expect(stop.signal.aborted).toBe(true);
+      expect(output.stderr()).toBe(
+        '\nSIGINT: the run has finished and torn down: writing its reports, with its own status (again to quit now)…\n',
+      );
+      expect(code).toBe(0);
+      const report = JSON.parse(readFileSync(`${reports}/${REPORT_FILES.json}`, 'utf8')) as RunReport;
+      expect(report).toMatchObject({ exitCode: 0, teardown: { open: 0 } });
+      expect(report.stoppedBy).toBeUndefined();
+      expect(existsSync(`${reports}/${REPORT_FILES.har}`)).toBe(true);
+    } finally {
+      await space.remove();
+    }
+  });
+});
