@@ -207,7 +207,7 @@ describe('pnpm verify --cleanup', () => {
         const statuses = (await ordersOf(api))
           .filter((order) => made.includes(order.id))
           .map((order) => order.status);
-        return { ...cleanup, statuses, ledgerKept: existsSync(ledgerPath) };
+        return { ...cleanup, statuses, made, ledgerKept: existsSync(ledgerPath) };
       } finally {
         await Promise.all(clients.map((client) => client.close()));
         await vendor.close();
@@ -289,6 +289,29 @@ describe('pnpm verify --cleanup', () => {
       expect(run.code).toBe(1);
       expect(run.ledgerKept).toBe(true);
       expect(run.statuses).toEqual(['in-progress', 'in-progress']);
+    });
+
+    it('keeps each order it found but could not cancel in the ledger once, by its id, in the place of a create', async () => {
+      // Found by the mutation harness: behind a vendor that never cancels, the scan found the orders
+      // and kept the creates open, then the sweep entered the same orders again as unknown to the
+      // ledger: 21 entries held open for 16 orders.
+      const run = await killedThenCleanedUp('never-cancels', ['v1', 'v2', 'v2'], {
+        answer: ({ method }) => (method === 'DELETE' ? { status: 200, body: { success: false } } : undefined),
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain(
+        'found 3 orders with it: cancelled 0, already cancelled 0, not cancelled 3',
+      );
+      expect(run.stdout).toMatch(
+        /order [0-9a-f-]{36} \(state "an order exists", v\d, .*\): found by the run's reference and not cancelled: the cancel answered "success": false/,
+      );
+      expect(run.stdout).toContain('Cleanup: 0 orders settled, 3 still open');
+      expect(run.stdout).not.toContain('unknown to the ledger');
+      expect(run.code).toBe(1);
+      expect(run.statuses).toEqual(['in-progress', 'in-progress', 'in-progress']);
+      const held = Ledger.open(space.path('never-cancels.jsonl'), 'check', 500).open();
+      expect(held.map((entry) => entry.id).sort()).toEqual([...run.made].sort());
     });
 
     it('keeps them in the ledger and exits 1 when no version lists orders with a usable id', async () => {

@@ -25,16 +25,27 @@ export const CANCEL_REASON = 'Cleanup by the contract verifier';
 /** The documented status of an order a cancel ends: one that still reads so was not cancelled. */
 export const OPEN_STATUS = 'in-progress';
 
+/** An entry of a create without a uuid that now stands for an order the scan found and could not cancel. */
+export interface FoundOpen {
+  readonly key: string;
+  /** Why the order is still open: what its last cancel met. */
+  readonly why: string;
+}
+
 /**
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
- * and version), and crossed off when the scan saw every order of their window.
+ * and version), and crossed off when the scan saw every order of their window. An order the scan
+ * finds and cannot cancel, that no entry knows, takes the place of one of those creates in the
+ * ledger, by its uuid and id: each open order is held once, and cancelled by its id next time.
  */
 export async function scanUnresolved(
   context: SettleContext,
   which: (entry: LedgerEntry) => boolean,
-): Promise<void> {
+): Promise<FoundOpen[]> {
   const lost = context.ledger.open().filter((entry) => entry.uuid === undefined && which(entry));
-  await scanGroups(context, lost, 'without a uuid', true);
+  const found: FoundOpen[] = [];
+  await scanGroups(context, lost, 'without a uuid', { crossOff: true, found });
+  return found;
 }
 
 /**
@@ -44,7 +55,7 @@ export async function scanUnresolved(
  */
 export async function sweepNotFound(context: SettleContext, entries: readonly LedgerEntry[]): Promise<void> {
   const unfound = entries.filter((entry) => entry.outcome === 'not-found');
-  await scanGroups(context, unfound, 'whose uuid named no order', false);
+  await scanGroups(context, unfound, 'whose uuid named no order', { crossOff: false });
 }
 
 /**
@@ -56,7 +67,7 @@ async function scanGroups(
   context: SettleContext,
   entries: readonly LedgerEntry[],
   what: string,
-  crossOff: boolean,
+  aim: ScanAim,
 ): Promise<void> {
   const { say } = context;
   const groups = new Map<string, LedgerEntry[]>();
@@ -79,7 +90,7 @@ async function scanGroups(
       continue;
     }
     say(`  ${many}: looking for orders with reference "${reference}" at ${target}`);
-    await scanEither(context, clients, entries, { crossOff }).catch((error: unknown) => {
+    await scanEither(context, clients, entries, aim).catch((error: unknown) => {
       say(`  the scan for "${reference}" failed: ${(error as Error).message}`);
     });
   }
@@ -128,8 +139,12 @@ export async function sweepUnledgered(context: SettleContext, entries: readonly 
 
 /** What a scan does with the orders it finds: cancels them (`unknown` absent) or hands those no entry knows to `unknown`. */
 interface ScanAim {
-  /** Crosses the entries off once the scan saw every order of their window. */
+  /**
+   * Crosses the entries off once the scan saw every order of their window; an order it found and
+   * could not cancel that no entry knows takes the place of one of them first, listed in `found`.
+   */
   readonly crossOff: boolean;
+  readonly found?: FoundOpen[];
   readonly unknown?: (order: JsonObject & { id: number }) => void;
 }
 
@@ -162,7 +177,7 @@ async function scan(
   { ledger, signal, say, pollIntervalMs }: SettleContext,
   clients: TargetClients,
   entries: readonly [LedgerEntry, ...LedgerEntry[]],
-  { crossOff, unknown }: ScanAim,
+  { crossOff, found, unknown }: ScanAim,
   readAs: ApiVersion,
 ): Promise<boolean> {
   const [{ reference, credential }] = entries;
@@ -188,6 +203,10 @@ async function scan(
   const passed: { id: number }[] = [];
   let cancelled = 0;
   let already = 0;
+  /** Orders found open that no entry knows, which their cancels left open: each takes a create's place. */
+  const kept: { id: number; uuid: string; why: string }[] = [];
+  /** Orders found open that an entry knows, which their cancels left open: their entries hold them. */
+  let heldOpen = 0;
   let complete = true;
   let end = false;
   let repeated: number | undefined;
@@ -235,7 +254,9 @@ async function scan(
       if (failure === undefined) cancelled++;
       else {
         say(`  order ${id} carries "${reference}" but could not be cancelled: ${failure}`);
-        complete = false;
+        const uuid = typeof order.uuid === 'string' ? order.uuid : String(id);
+        if (isOwn({ id, uuid: order.uuid })) heldOpen++;
+        else kept.push({ id, uuid, why: failure });
       }
     }
   };
@@ -326,9 +347,20 @@ async function scan(
     }
     return untold;
   }
-  say(`  found ${cancelled + already} orders with it: cancelled ${cancelled}, already cancelled ${already}`);
-  if (complete && crossOff) {
-    for (const entry of entries) {
+  const open = heldOpen + kept.length;
+  say(
+    `  found ${cancelled + already + open} orders with it: cancelled ${cancelled}, already cancelled ${already}${open > 0 ? `, not cancelled ${open}` : ''}`,
+  );
+  if (!crossOff) return untold;
+  // The creates still without a uuid (a scan through the other version comes after this one).
+  const waiting = entries.filter((entry) => ledger.get(entry.key)?.uuid === undefined);
+  for (const [index, entry] of waiting.entries()) {
+    const order = kept[index];
+    if (order) {
+      ledger.record('created', entry.key, { uuid: order.uuid });
+      ledger.record('read', entry.key, { id: order.id });
+      found?.push({ key: entry.key, why: order.why });
+    } else if (complete) {
       const note = `scan found ${cancelled} to cancel`;
       ledger.record('closed', entry.key, { outcome: 'settled-by-reference', note });
     }

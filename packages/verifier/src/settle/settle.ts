@@ -136,7 +136,7 @@ export async function settleOrders(
     },
   );
   const keys = new Set(entries.map((entry) => entry.key));
-  await scanUnresolved(context, (entry) => keys.has(entry.key));
+  const found = await scanUnresolved(context, (entry) => keys.has(entry.key));
   await sweepNotFound(
     context,
     entries.flatMap((entry) => ledger.get(entry.key) ?? []),
@@ -148,7 +148,11 @@ export async function settleOrders(
     }
     return [redact(`${describeEntry(entry)}: ${problem}`, context.secrets)];
   });
-  return left.flat();
+  const foundOpen = found.flatMap(({ key, why }) => {
+    const entry = ledger.get(key);
+    return entry ? [`${describeEntry(entry)}: found by the run's reference and not cancelled: ${why}`] : [];
+  });
+  return [...left.flat(), ...foundOpen.map((problem) => redact(problem, context.secrets))];
 }
 
 /**
