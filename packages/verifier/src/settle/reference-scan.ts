@@ -34,7 +34,7 @@ export interface FoundOpen {
 
 /**
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
- * and version), and crossed off when the scan saw every order of their window. An order the scan
+ * and reference), and crossed off when the scan saw every order of their window. An order the scan
  * finds and cannot cancel, that no entry knows, takes the place of one of those creates in the
  * ledger, by its uuid and id: each open order is held once, and cancelled by its id next time.
  */
