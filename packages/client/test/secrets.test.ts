@@ -8,7 +8,7 @@ import {
   OrdersClient,
   type OrdersClientOptions,
 } from '../src/index.js';
-import { REDACTED, redact, secretForms } from '../src/kit.js';
+import { REDACTED, redact, redactor, secretForms } from '../src/kit.js';
 import { createBodies, ORDER_ID, ORDER_UUID, SECRET, USER_ID } from './support/fixtures.js';
 import {
   type Handler,
@@ -300,6 +300,22 @@ describe('secretForms', () => {
     const secret = 'p"a\\ss%wörd/+?>-7c1d';
     const text = `echo: ${encode(Buffer.from(secret))}.`;
     expect(redact(text, [secret])).toBe(`echo: ${REDACTED}.`);
+  });
+
+  it('redacts a longer form whole where a shorter form of another listed secret lies inside it', () => {
+    // The HAR record lists a secret and its `user:secret` header value: the longer goes first.
+    const header = Buffer.from('demo-user:demo-secret').toString('base64').replace(/=+$/, '');
+    const listed = ['demo-secret', header];
+    expect(redact(`Basic ${header}`, listed)).toBe(`Basic ${REDACTED}`);
+    expect(redactor(listed)(`Basic ${header}`)).toBe(`Basic ${REDACTED}`);
+  });
+
+  it('redactor keeps the list it was given; redact reads the list each time', () => {
+    const listed = ['first-secret'];
+    const early = redactor(listed);
+    listed.push('later-secret');
+    expect(early('first-secret later-secret')).toBe(`${REDACTED} later-secret`);
+    expect(redact('first-secret later-secret', listed)).toBe(`${REDACTED} ${REDACTED}`);
   });
 
   it.each([0, 1, 2, 3, 4, 5])(

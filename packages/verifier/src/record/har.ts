@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { SECRET_HEADER, USER_ID_HEADER } from '@print-contracts/client';
-import { REDACTED, redact, secretForms } from '@print-contracts/client/kit';
+import { REDACTED, redact, redactor, secretForms } from '@print-contracts/client/kit';
 import type { RecordedExchange } from './recorder.js';
 
 interface NameValue {
@@ -32,7 +32,7 @@ interface HarContext {
 export function toHar(exchanges: readonly RecordedExchange[], context: HarContext) {
   const forms = context.secrets.flatMap((secret) => secretForms(secret, context.userIds));
   const hidden = [...context.secrets, ...forms];
-  const clean = (text: string) => redact(text, hidden);
+  const clean = redactor(hidden);
   const headers = (raw: RecordedExchange['requestHeaders']): NameValue[] =>
     Object.entries(raw).flatMap(([name, value]) => {
       if (value === undefined) return [];
@@ -51,7 +51,7 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
     const requestText = exchange.requestBody ? clean(exchange.requestBody.toString('utf8')) : undefined;
     const answer = exchange.response;
     const responseHeaders = answer ? headers(answer.headers) : [];
-    const content = answer ? bodyText(answer.body, hidden) : { text: '' };
+    const content = answer ? bodyText(answer.body, hidden, clean) : { text: '' };
     const responseSize = content.encoding ? (answer?.body.length ?? 0) : Buffer.byteLength(content.text);
     // Bytes the content coding saved, when the body was decoded (HAR's `compression`).
     const decoded = answer?.decoded === true;
@@ -107,7 +107,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * A body as HAR text, redacted: UTF-8, or base64 when it is not (a content coding that would not
  * decode, say), redacted byte for byte first, each secret form read as the bytes it is in UTF-8.
  */
-function bodyText(body: Buffer, hidden: readonly string[]): { text: string; encoding?: 'base64' } {
+function bodyText(
+  body: Buffer,
+  hidden: readonly string[],
+  clean: (text: string) => string,
+): { text: string; encoding?: 'base64' } {
   let text: string;
   try {
     text = UTF8.decode(body);
@@ -116,7 +120,7 @@ function bodyText(body: Buffer, hidden: readonly string[]): { text: string; enco
     const redacted = redact(body.toString('latin1'), asBytes);
     return { text: Buffer.from(redacted, 'latin1').toString('base64'), encoding: 'base64' };
   }
-  return { text: redact(text, hidden) };
+  return { text: clean(text) };
 }
 
 /** Milliseconds to three decimals: HAR wants numbers, tools show them. */
