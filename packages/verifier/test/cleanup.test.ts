@@ -312,6 +312,13 @@ describe('pnpm verify --cleanup', () => {
       expect(run.statuses).toEqual(['in-progress', 'in-progress', 'in-progress']);
       const held = Ledger.open(space.path('never-cancels.jsonl'), 'check', 500).open();
       expect(held.map((entry) => entry.id).sort()).toEqual([...run.made].sort());
+      // Each named once at the end, with why: not once for why and once more as still open.
+      for (const { uuid } of held) {
+        const lines = run.stdout.split('\n').filter((line) => line.includes(`order ${uuid}`));
+        expect(lines).toEqual([
+          expect.stringMatching(/^ {2}still open: .*: found by the run's reference and not cancelled: /),
+        ]);
+      }
     });
 
     it('keeps them in the ledger and exits 1 when no version lists orders with a usable id', async () => {

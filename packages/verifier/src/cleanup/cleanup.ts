@@ -66,10 +66,16 @@ export async function runCleanup(
       ledger.withReference(ref),
     );
     const { problems, unledgered } = await settleAndSweep(open, runs, context);
-    for (const problem of problems) say(`  ${problem}`);
     const left = ledger.open();
     const removed = ledger.removeIfSettled();
-    for (const entry of left) say(`  still open: ${describeEntry(entry)}`);
+    // Each order still open once, with why where settling said: a problem names its order first.
+    const stillOpen = left.map((entry) => {
+      const named = redact(describeEntry(entry), io.secrets);
+      const at = problems.findIndex((problem) => problem.startsWith(`${named}: `));
+      return at === -1 ? named : (problems.splice(at, 1)[0] as string);
+    });
+    for (const problem of problems) say(`  ${problem}`);
+    for (const line of stillOpen) say(`  still open: ${line}`);
     const retried = retriesText(tally.summary());
     if (retried) say(retried);
     // Of the orders the sweep found, those it also settled (the others are still open, and listed).
