@@ -217,6 +217,41 @@ describe('the verdicts of a run against a sample API that declared its control s
     );
   }, 120_000);
 
+  it('a run stopped while the control surface is asked for a state reports those interactions not run, never FAILED (exit 130)', async () => {
+    const stop = new AbortController();
+    const run = await verify(
+      'stopped-at-control',
+      {
+        request: (request) => {
+          if (request.path.startsWith('/__control/orders/')) stop.abort('SIGINT');
+          return undefined;
+        },
+        // Held in silence: only the stop ends the request.
+        lose: (request) => (request.path.startsWith('/__control/orders/') ? 'silent-before' : undefined),
+      },
+      { signal: stop.signal },
+    );
+    expect(run.code).toBe(EXIT_CODES.interrupted);
+    expect(run.report.totals.failed).toBe(0);
+    expect(run.verdict('v2', 'a request to update an order in production')).toMatchObject({
+      verdict: 'not-run',
+    });
+  }, 120_000);
+
+  it('a control surface that drops every request leaves its states to the target unavailable verdict, never FAILED (exit 3)', async () => {
+    const run = await verify('control-dropped', {
+      lose: (request) => (request.path.startsWith('/__control/orders/') ? 'before' : undefined),
+    });
+    expect(run.code).toBe(EXIT_CODES.targetUnavailable);
+    expect(run.report.totals.failed).toBe(0);
+    expect(run.verdict('v1', 'a request to cancel an order in production')).toMatchObject({
+      verdict: 'target-unavailable',
+      reason: expect.stringMatching(
+        /control surface gave no answer to "in-production": .*dropped the connection/,
+      ),
+    });
+  }, 120_000);
+
   it('a control surface that throttles is waited out like the API: every state it reaches verified, the 429s reported (exit 0)', async () => {
     let controlCalls = 0;
     const run = await verify('control-throttled', {
