@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationName } from '@print-contracts/client';
 import { captureIo } from '@print-contracts/test-support';
-import { runVerify } from '@print-contracts/verifier';
+import { REPORT_FILES, type RunReport, runVerify } from '@print-contracts/verifier';
 import { spawnTracked, stopProcess, VERIFIER_CLI } from '../processes.js';
 import type { Mutation } from './generate.js';
 import { exists, flagsOf, inPool, runFolder, withStandIn } from './harness.js';
@@ -70,11 +70,18 @@ export interface StoppedRun {
   /** Entries its ledger holds open: each order left open must be one of them. */
   readonly heldOpen: number;
   readonly outcome: TeardownOutcome;
+  /**
+   * Interactions its report calls FAILED (undefined when it wrote none): behind a harmless vendor,
+   * each is a false alarm, since a stop is never the vendor's fault.
+   */
+  readonly failed?: number;
 }
 
 export interface KilledRunResult {
   readonly name: string;
   readonly kind: Mutation['kind'];
+  /** Whether the vendor broke the contract (absent in older summaries). */
+  readonly harmful?: boolean;
   /** SIGKILL when absent (older summaries). */
   readonly signal?: StopSignal;
   /** A SIGTERM'd run's own teardown, before `--cleanup`. */
@@ -218,10 +225,15 @@ export async function killThenCleanUp(
         ledgerKept: await exists(ledger),
         heldOpen: openInLedger(await text()),
       };
+      const report = await readFile(join(dir, REPORT_FILES.json), 'utf8').then(
+        (json) => JSON.parse(json) as RunReport,
+        () => undefined,
+      );
       teardown = {
         ...stopped,
         seconds: stopSeconds,
         outcome: teardownOutcome({ ...stopped, hung }),
+        ...(report ? { failed: report.totals.failed } : {}),
       };
     }
     const events = signal === 'SIGKILL' ? await text() : beforeSignal;
@@ -250,6 +262,7 @@ export async function killThenCleanUp(
     return {
       name: mutation.name,
       kind: mutation.kind,
+      harmful: mutation.harmful,
       signal,
       ...(teardown ? { teardown } : {}),
       creates,

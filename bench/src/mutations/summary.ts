@@ -158,6 +158,9 @@ function stoppedRunLines(runs: readonly KilledRunResult[]): string[] {
   const seconds = stopped.map((run) => run.teardown?.seconds ?? 0).sort((a, b) => a - b);
   const median = seconds[Math.floor(seconds.length / 2)] ?? 0;
   const handedOver = by('handed over');
+  // A stop is never the vendor's fault: behind a harmless vendor, a FAILED verdict is a false alarm.
+  const falseAlarms = stopped.filter((run) => run.harmful === false && (run.teardown?.failed ?? 0) > 0);
+  const reported = stopped.filter((run) => run.teardown?.failed !== undefined);
   const line = (run: KilledRunResult) =>
     `- ${run.name}: ${run.teardown?.outcome}, exit ${run.teardown?.exitCode} ${run.teardown?.seconds.toFixed(1)} s after the signal, ${run.teardown?.leftOpen} left open, ${run.teardown?.heldOpen} open in its ledger; --cleanup ${run.outcome}, exit ${run.exitCode ?? '— (no ledger)'}, ${run.leftOpen} left open`;
   return [
@@ -176,6 +179,7 @@ function stoppedRunLines(runs: readonly KilledRunResult[]): string[] {
     `| seconds from the signal to the exit: median, longest | ${median.toFixed(1)}, ${(seconds.at(-1) ?? 0).toFixed(1)} |`,
     `| the handed-over runs' --cleanup: clean, unsure, said, unsaid | ${['clean', 'unsure', 'said', 'unsaid'].map((outcome) => handedOver.filter((run) => run.outcome === outcome).length).join(', ')} |`,
     `| runs that ended before the signal | ${names(runs.filter((run) => run.endedFirst))} |`,
+    `| harmless vendors whose stopped run reported an interaction FAILED (false alarms), of the runs that wrote a report | ${falseAlarms.length} of ${reported.filter((run) => run.harmful === false).length}${falseAlarms.length ? `: ${names(falseAlarms)}` : ''} |`,
     '',
     ...stopped.filter((run) => run.teardown?.outcome !== 'clean').map(line),
     ...(stopped.every((run) => run.teardown?.outcome === 'clean') ? ['Every one clean.'] : []),
