@@ -190,7 +190,7 @@ async function verify(
         timeoutMs: options.requestTimeoutMs,
         ...transport,
         scratch,
-        emptyCaStore: options.broker ? undefined : PactRunner.emptyCaStore(scratch),
+        trustNothing: options.broker ? undefined : PactRunner.trustNothingCaStore(scratch),
         broker: options.broker,
         appVersion: KIT_VERSION,
         interrupted: () => stoppedBy() !== undefined,

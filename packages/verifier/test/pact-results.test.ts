@@ -1,5 +1,10 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pactResultSchema, parseDuration, verdictsFrom } from '../src/replay/pact-results.js';
+import { PactRunner } from '../src/replay/pact-runner.js';
 
 const result = pactResultSchema.parse({
   result: false,
@@ -62,5 +67,24 @@ describe("Pact's JSON result", () => {
     expect(parseDuration('1.5ms')).toBe(2);
     expect(parseDuration('61.25s')).toBe(61_250);
     expect(parseDuration(undefined)).toBeUndefined();
+  });
+});
+
+describe('the CA store of a replay against loopback', () => {
+  it('holds one self-signed certificate and no key, valid for decades: pact-core 20 refuses a store without any', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trust-nothing-'));
+    try {
+      const store = PactRunner.trustNothingCaStore(dir);
+      const pem = readFileSync(store.file, 'utf8');
+      expect(pem.match(/-----BEGIN CERTIFICATE-----/g)).toHaveLength(1);
+      expect(pem).not.toMatch(/PRIVATE KEY/);
+      const certificate = new X509Certificate(pem);
+      expect(certificate.issuer).toBe(certificate.subject);
+      expect(certificate.verify(certificate.publicKey)).toBe(true);
+      expect(Date.parse(certificate.validTo)).toBeGreaterThan(Date.parse('2100-01-01'));
+      expect(readdirSync(store.dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -17,8 +17,8 @@ export interface VerifyJob {
   readonly brokerAuth?: BrokerOptions['auth'];
   /** A regular expression on descriptions: Pact replays only the interactions it matches. */
   readonly filterDescription?: string;
-  /** An empty CA store when the core talks to loopback only: loading the system's, per client, is slow. */
-  readonly emptyCaStore?: { readonly file: string; readonly dir: string };
+  /** A CA store that trusts nothing, when the core talks to loopback only: loading the system's, per client, is slow. */
+  readonly trustNothing?: { readonly file: string; readonly dir: string };
   readonly publish?: { readonly providerVersion: string; readonly branch?: string };
   readonly appVersion: string;
 }
@@ -30,6 +30,23 @@ type WorkerMessage =
   | { type: 'ready' }
   | { type: 'done'; id: number; code: number; json: string }
   | { type: 'failed'; id: number; message: string };
+
+/**
+ * The one certificate of a CA store that trusts nothing: self-signed, its key thrown away when it
+ * was made, so nothing chains to it. pact-core 20 refuses a store without any ("builder error").
+ */
+const TRUST_NOTHING_CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIBljCCAT2gAwIBAgIUQ/KjxuOOc0POxpYqcfoue7Wq9xowCgYIKoZIzj0EAwIw
+IDEeMBwGA1UEAwwVcHJpbnQtY29udHJhY3RzIG5vIENBMCAXDTI2MTEyODIwMDE1
+MFoYDzIxMjYxMTA0MjAwMTUwWjAgMR4wHAYDVQQDDBVwcmludC1jb250cmFjdHMg
+bm8gQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAASbZBAfixV/MbWlVFDe1Tt4
+gRHgb9H4S6BEadlN4VWfOi9UMsE832QNYjjhWg0NSAHghFB1AcNcv8Q3usmmoz4w
+o1MwUTAdBgNVHQ4EFgQUEPAS4wgqRDp/QyCk2b++kzkIT2YwHwYDVR0jBBgwFoAU
+EPAS4wgqRDp/QyCk2b++kzkIT2YwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQD
+AgNHADBEAiBuZU6AVgsUuDnsLfvB57Eig5Moa1Qedas0gy/YTQ6iewIgTJuubj8b
+78uvnAOJ51+LCRI1mG75y0mM6LxscBSC26U=
+-----END CERTIFICATE-----
+`;
 
 const WORKER = fileURLToPath(new URL('./pact-worker.cjs', import.meta.url));
 const STDERR_TAIL = 4_000;
@@ -116,12 +133,12 @@ export class PactRunner {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
   }
 
-  /** Prepares an empty CA store in `dir` for `VerifyJob.emptyCaStore`. */
-  static emptyCaStore(dir: string) {
-    const folder = join(dir, 'no-ca-certs');
+  /** Prepares in `dir` the CA store of `VerifyJob.trustNothing`. */
+  static trustNothingCaStore(dir: string) {
+    const folder = join(dir, 'trust-nothing-ca');
     mkdirSync(folder, { recursive: true });
-    const file = join(dir, 'no-ca-certs.pem');
-    writeFileSync(file, '');
+    const file = join(dir, 'trust-nothing-ca.pem');
+    writeFileSync(file, TRUST_NOTHING_CERTIFICATE);
     return { file, dir: folder };
   }
 }

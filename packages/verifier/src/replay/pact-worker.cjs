@@ -24,10 +24,12 @@ function loadPactFfi(logLevel) {
 }
 const ffi = loadPactFfi('error');
 
-// The parent asks for an empty CA store only when the core talks to loopback servers alone.
+// The parent asks for a CA store that trusts nothing only when the core talks to loopback servers alone.
 const systemCa = { SSL_CERT_FILE: process.env.SSL_CERT_FILE, SSL_CERT_DIR: process.env.SSL_CERT_DIR };
-function useCaStore(empty) {
-  const chosen = empty ? { SSL_CERT_FILE: empty.file, SSL_CERT_DIR: empty.dir } : systemCa;
+function useCaStore(trustNothing) {
+  const chosen = trustNothing
+    ? { SSL_CERT_FILE: trustNothing.file, SSL_CERT_DIR: trustNothing.dir }
+    : systemCa;
   for (const [name, value] of Object.entries(chosen)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
@@ -35,7 +37,7 @@ function useCaStore(empty) {
 }
 
 function verify(job) {
-  useCaStore(job.emptyCaStore);
+  useCaStore(job.trustNothing);
   return new Promise((resolve, reject) => {
     const handle = ffi.pactffiVerifierNewForApplication('print-contracts-verifier', job.appVersion);
     try {

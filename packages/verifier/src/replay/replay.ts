@@ -42,7 +42,7 @@ export interface ReplayOptions
   readonly runner: PactRunner;
   /** Where the pact files Pact replays are written. */
   readonly scratch: string;
-  readonly emptyCaStore: VerifyJob['emptyCaStore'];
+  readonly trustNothing: VerifyJob['trustNothing'];
   readonly broker: BrokerOptions | undefined;
   readonly appVersion: string;
   readonly interrupted: () => boolean;
@@ -156,7 +156,7 @@ async function replayPact(
             brokerAuth: broker.auth,
             publish: { providerVersion: broker.providerVersion ?? '', branch: broker.providerBranch },
           }
-        : { files: [file], emptyCaStore: context.emptyCaStore }),
+        : { files: [file], trustNothing: context.trustNothing }),
     });
     const parsed = pactResultSchema.safeParse(parseBody(outcome.json));
     if (!parsed.success) {
