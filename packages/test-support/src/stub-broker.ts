@@ -27,9 +27,12 @@ export async function startStubBroker(
     refuseWith?: number;
     /** Send every answer gzip-encoded, asked or not (a broker behind a compressing proxy). */
     gzip?: boolean;
+    /** Answer the first request of each method and path 429 (`Retry-After: 0`), as a rate-limited broker would. */
+    throttleOnce?: boolean;
   } = {},
 ) {
   const requests: BrokerRequest[] = [];
+  const throttled = new Set<string>();
   let base = '';
   const pactPath = (provider: string) =>
     `/pacts/provider/${provider}/consumer/print-order-client/version/1.0.0`;
@@ -53,6 +56,11 @@ export async function startStubBroker(
       res.end(gzipSync(body));
     };
     if (options.refuseWith !== undefined) return send(options.refuseWith, { error: 'refused by the stub' });
+    if (options.throttleOnce && !throttled.has(`${req.method} ${path}`)) {
+      throttled.add(`${req.method} ${path}`);
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      return void res.end('{"error":"rate limited"}');
+    }
     if (path.startsWith('/matrix?') && req.method === 'GET') {
       const deployable = options.deployable ?? true;
       return send(200, {

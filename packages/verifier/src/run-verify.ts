@@ -34,7 +34,7 @@ import { TargetClients } from './target/clients.js';
 import { preflight } from './target/preflight.js';
 
 import { startTarget, targetSecrets } from './target/target.js';
-import { retryTally, runRetryPolicy } from './target/transport.js';
+import { retryTally, runRetryPolicy, type Transport } from './target/transport.js';
 
 /** What a run talks to: the console, the environment, the working directory, and the stop signal. */
 export interface VerifyIo {
@@ -144,7 +144,7 @@ async function verify(
     const transport = { retry: runRetryPolicy(options), onRetry: tally.observe };
     clients = new TargetClients(target, options.requestTimeoutMs, transport);
     const [pacts] = await Promise.all([
-      loadPacts(options, clients, io.cwd),
+      loadPacts(options, clients, transport, io.cwd),
       preflight(clients.dispatcher, target, options.requestTimeoutMs, transport, io.signal),
     ]);
     const plan = planRun(pacts, {
@@ -270,10 +270,18 @@ async function verify(
   }
 }
 
-async function loadPacts(options: VerifyOptions, clients: TargetClients, cwd: string): Promise<LoadedPact[]> {
+async function loadPacts(
+  options: VerifyOptions,
+  clients: TargetClients,
+  transport: Transport,
+  cwd: string,
+): Promise<LoadedPact[]> {
   const { broker, apiVersions, requestTimeoutMs } = options;
   const pacts = broker
-    ? await fetchBrokerPacts(clients.dispatcher, broker, apiVersions, requestTimeoutMs)
+    ? await fetchBrokerPacts(clients.dispatcher, broker, apiVersions, {
+        timeoutMs: requestTimeoutMs,
+        transport,
+      })
     : await loadPactFiles(options.pactPaths, cwd);
   const chosen = pacts.filter((pact) => apiVersions.includes(pact.version));
   if (chosen.length > 0) return chosen;

@@ -85,4 +85,29 @@ describe('the verifier with a Pact Broker', () => {
       await gzipping.close();
     }
   });
+
+  it('waits out a broker that answers each request 429 first, as the target is waited out: green, the 429s reported', async () => {
+    const throttling = await startStubBroker(
+      { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
+      { throttleOnce: true },
+    );
+    try {
+      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: throttling.url } });
+      const code = await runVerify(
+        ['--consumer-version-selector', '{"branch":"main"}', '--report-dir', space.path('throttled')],
+        output.io,
+      );
+      expect(output.stderr()).toBe('');
+      expect(code).toBe(0);
+      const report = JSON.parse(
+        readFileSync(space.path('throttled', 'verify-report.json'), 'utf8'),
+      ) as RunReport;
+      expect(report.totals).toMatchObject({ verified: 20, failed: 0 });
+      // The index, two selections and two pacts: each asked twice.
+      expect(report.retries?.answers429).toBe(5);
+      expect(throttling.requests).toHaveLength(10);
+    } finally {
+      await throttling.close();
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { BrokerError } from '../errors/index.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import { parsePact } from '../pacts/load-pacts.js';
+import type { Transport } from '../target/transport.js';
 import { brokerJson } from './broker-request.js';
 
 const indexSchema = z.object({
@@ -33,11 +34,11 @@ export async function fetchBrokerPacts(
   dispatcher: Dispatcher,
   broker: BrokerOptions,
   versions: readonly ApiVersion[],
-  timeoutMs: number,
+  request: { timeoutMs: number; transport: Transport },
 ): Promise<LoadedPact[]> {
   const { selectors, providerBranch } = broker;
   const providers = versions.map((version) => providerName(version));
-  const index = indexSchema.safeParse(await brokerJson(dispatcher, broker, `${broker.url}/`, { timeoutMs }));
+  const index = indexSchema.safeParse(await brokerJson(dispatcher, broker, `${broker.url}/`, request));
   if (!index.success) {
     throw new BrokerError(`${broker.url} does not look like a Pact Broker (no pacts-for-verification link)`);
   }
@@ -51,7 +52,7 @@ export async function fetchBrokerPacts(
     providers.map(async (provider) => {
       const url = template.replace('{provider}', encodeURIComponent(provider));
       const answer = forVerificationSchema.safeParse(
-        await brokerJson(dispatcher, broker, url, { method: 'POST', body, timeoutMs }),
+        await brokerJson(dispatcher, broker, url, { ...request, method: 'POST', body }),
       );
       if (!answer.success) {
         throw new BrokerError(`the Pact Broker's pacts for ${provider} are not in the expected shape`);
@@ -60,7 +61,7 @@ export async function fetchBrokerPacts(
         answer.data._embedded.pacts.map(async (entry) => {
           const pactUrl = entry._links.self.href;
           const pending = entry.verificationProperties?.pending ?? false;
-          const document = await brokerJson(dispatcher, broker, pactUrl, { timeoutMs });
+          const document = await brokerJson(dispatcher, broker, pactUrl, request);
           return parsePact(JSON.stringify(document), pactUrl, { kind: 'broker', url: pactUrl, pending });
         }),
       );

@@ -1,44 +1,43 @@
-import { decodeContent, describeTransportFailure, readBody } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 import { BrokerError } from '../errors/index.js';
 import type { BrokerAuth, BrokerConnection } from '../options/verify-options.js';
+import { type Lost, sendWithRetries, type Transport } from '../target/transport.js';
 
 /**
- * One JSON request to the Pact Broker (HAL), plain HTTP: no Pact CLI. Errors are
+ * One JSON request to the Pact Broker (HAL), plain HTTP: no Pact CLI. It goes through the run's one
+ * transport, so a throttling broker (PactFlow answers 429) is waited out like the target. Errors are
  * `BrokerError`s naming the URL and the status; the credentials never appear in them.
  */
 export async function brokerJson(
   dispatcher: Dispatcher,
   broker: BrokerConnection,
   url: string,
-  options: { method?: 'GET' | 'POST'; body?: unknown; timeoutMs: number },
+  options: { method?: 'GET' | 'POST'; body?: unknown; timeoutMs: number; transport: Transport },
 ): Promise<unknown> {
   const target = new URL(url);
   const authorization = authorizationHeader(broker.auth);
-  let status: number;
-  let text: string;
-  try {
-    const response = await dispatcher.request({
-      origin: target.origin,
-      path: `${target.pathname}${target.search}`,
-      method: options.method ?? 'GET',
-      headers: {
-        accept: 'application/hal+json, application/json',
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(authorization ? { authorization } : {}),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
-    status = response.statusCode;
-    const raw = await readBody(response.body, options.timeoutMs);
-    text = (decodeContent(raw, response.headers['content-encoding']) ?? raw).toString('utf8');
-  } catch (error) {
+  const request = {
+    origin: target.origin,
+    path: `${target.pathname}${target.search}`,
+    method: options.method ?? 'GET',
+    headers: {
+      accept: 'application/hal+json, application/json',
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(authorization ? { authorization } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  };
+  const { last } = await sendWithRetries(dispatcher, request, options.transport, {
+    timeoutMs: options.timeoutMs,
+  });
+  if (!last.answered) {
+    const { failure } = last.error as Lost;
     throw new BrokerError(
-      `cannot reach the Pact Broker at ${target.origin}: ${describeTransportFailure(error).replace('the target', 'it')}`,
+      `cannot reach the Pact Broker at ${target.origin}: ${failure.replace('the target', 'it')}`,
     );
   }
+  const { status } = last;
+  const text = last.value.body.toString('utf8');
   if (status === 401 || status === 403) {
     throw new BrokerError(
       `the Pact Broker refused the credentials (status ${status}); check PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD`,
