@@ -1,12 +1,10 @@
-import { withRetries } from '@print-contracts/client';
-import { describeTransportFailure, notConnected } from '@print-contracts/client/kit';
-import { type ControlState, postControlState } from '@print-contracts/sample-api/control-surface';
+import { type ControlState, controlStatePath } from '@print-contracts/sample-api/control-surface';
 import type { Dispatcher } from 'undici';
 import { ArrangeError } from '../errors/index.js';
-import type { Transport } from './transport.js';
+import { type Lost, sendWithRetries, type Transport } from './transport.js';
 
 /**
- * Puts an order into a state the public API cannot reach, through the run's one retry rule (a
+ * Puts an order into a state the public API cannot reach, through the run's one transport (a
  * busy control surface is waited out like the API); a refusal makes it not verifiable here, no
  * answer makes it unavailable, and a stop leaves it not run: none of them is the contract's verdict.
  */
@@ -17,44 +15,51 @@ export async function setControlState(
   state: ControlState,
   options: { timeoutMs: number; signal?: AbortSignal; transport: Transport },
 ): Promise<void> {
-  const { transport, ...request } = options;
-  const { last, aborted } = await withRetries(
-    () =>
-      postControlState(dispatcher, origin, uuid, state, request).then(
-        (answer) => ({
-          answered: true as const,
-          status: answer.status,
-          retryAfterSeconds: undefined,
-          value: answer,
-        }),
-        (error: unknown) => ({ answered: false as const, unsent: notConnected(error), error }),
-      ),
-    {
-      method: 'POST',
-      path: `control surface: ${state}`,
-      policy: transport.retry,
-      signal: options.signal,
-      onRetry: transport.onRetry,
-    },
-  );
-  if (aborted || options.signal?.aborted) {
+  const { transport, signal, timeoutMs } = options;
+  const request = {
+    origin,
+    path: controlStatePath(uuid),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ state }),
+  } as const;
+  const { last, aborted } = await sendWithRetries(dispatcher, request, transport, {
+    timeoutMs,
+    ...(signal ? { signal } : {}),
+  });
+  if (aborted || signal?.aborted) {
     throw new ArrangeError(
       'not-run',
       `the run was stopped while the control surface was asked for "${state}"`,
     );
   }
   if (!last.answered) {
-    const why = describeTransportFailure(last.error);
-    throw new ArrangeError('target-unavailable', `the control surface gave no answer to "${state}": ${why}`, {
-      cause: last.error,
-    });
+    const { failure, cause } = last.error as Lost;
+    throw new ArrangeError(
+      'target-unavailable',
+      `the control surface gave no answer to "${state}": ${failure}`,
+      {
+        cause,
+      },
+    );
   }
-  const answer = last.value;
-  if (!answer.ok) {
+  if (last.status < 200 || last.status > 299) {
+    const text = last.value.body.toString('utf8');
     throw new ArrangeError(
       'not-verifiable',
-      `the control surface answered ${answer.status} to "${state}": ${answer.message}`,
+      `the control surface answered ${last.status} to "${state}": ${messageOf(text)}`,
       { notVerifiable: 'no-control-surface' },
     );
   }
+}
+
+/** The `message` of a JSON answer, or the start of its text. */
+function messageOf(text: string): string {
+  try {
+    const { message } = JSON.parse(text) as { message?: unknown };
+    if (typeof message === 'string') return message;
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return text.slice(0, 200);
 }
