@@ -76,7 +76,8 @@ const NUMERIC_KEYS = new Set(['limit', 'offset']);
 
 /** The query string as the client's `listQuerySchema` takes it: numbers where numbers belong. */
 function queryObject(raw: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: `__proto__` is a key like any other, which the schema refuses.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, value] of new URLSearchParams(raw)) {
     if (Object.hasOwn(out, key)) {
       throw new ApiAnswerError(400, `Invalid list query: ${key} is given more than once`, {

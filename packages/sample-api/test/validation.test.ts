@@ -169,6 +169,9 @@ const LIST_CASES: { query: string; path: string }[] = [
   { query: 'status=shipped', path: 'query.status' },
   { query: 'sort=date', path: 'query.sort' },
   { query: 'limit=5&limit=6', path: 'query.limit' },
+  // A key an object literal takes for its prototype is a key like any other.
+  { query: '__proto__=1', path: 'query.__proto__' },
+  { query: 'constructor=1', path: 'query.constructor' },
 ];
 
 describe.each(VERSIONS)('the sample API in %s validates', (version) => {
