@@ -27,8 +27,10 @@ export async function startStubBroker(
     refuseWith?: number;
     /** Send every answer gzip-encoded, asked or not (a broker behind a compressing proxy). */
     gzip?: boolean;
-    /** Answer the first request of each method and path 429 (`Retry-After: 0`), as a rate-limited broker would. */
-    throttleOnce?: boolean;
+    /** Answer the first request of each method and path 429 with this `Retry-After`, as a rate-limited broker would. */
+    throttleOnce?: { readonly retryAfter: number };
+    /** The origin its index links "pacts for verification" to, instead of its own (a misconfigured public URL). */
+    linksTo?: string;
   } = {},
 ) {
   const requests: BrokerRequest[] = [];
@@ -58,7 +60,8 @@ export async function startStubBroker(
     if (options.refuseWith !== undefined) return send(options.refuseWith, { error: 'refused by the stub' });
     if (options.throttleOnce && !throttled.has(`${req.method} ${path}`)) {
       throttled.add(`${req.method} ${path}`);
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      const retryAfter = String(options.throttleOnce.retryAfter);
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
       return void res.end('{"error":"rate limited"}');
     }
     if (path.startsWith('/matrix?') && req.method === 'GET') {
@@ -82,7 +85,7 @@ export async function startStubBroker(
         _links: {
           'pb:publish-contracts': { href: `${base}/contracts/publish` },
           'pb:provider-pacts-for-verification': {
-            href: `${base}/pacts/provider/{provider}/for-verification`,
+            href: `${options.linksTo ?? base}/pacts/provider/{provider}/for-verification`,
             templated: true,
           },
         },

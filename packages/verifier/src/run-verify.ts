@@ -98,6 +98,8 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
     // A stopped cleanup ends as a stopped run does: the signal's status wins.
     return io.signal?.aborted ? SIGNAL_EXIT_CODES[stopSignalOf(io.signal.reason)] : code;
   } catch (error) {
+    // Stopped before anything was created: the signal's status, and its line the only one said.
+    if (io.signal?.aborted) return SIGNAL_EXIT_CODES[stopSignalOf(io.signal.reason)];
     const message = error instanceof Error ? error.message : String(error);
     // Not one of the verifier's own errors: a bug. One line, no stack trace, no secret.
     const text = isVerifierError(error) ? message : `unexpected error: ${message}`;
@@ -144,7 +146,7 @@ async function verify(
     const transport = { retry: runRetryPolicy(options), onRetry: tally.observe };
     clients = new TargetClients(target, options.requestTimeoutMs, transport);
     const [pacts] = await Promise.all([
-      loadPacts(options, clients, transport, io.cwd),
+      loadPacts(options, clients, { transport, signal: io.signal }, io.cwd),
       preflight(clients.dispatcher, target, options.requestTimeoutMs, transport, io.signal),
     ]);
     const plan = planRun(pacts, {
@@ -273,15 +275,13 @@ async function verify(
 async function loadPacts(
   options: VerifyOptions,
   clients: TargetClients,
-  transport: Transport,
+  sending: { transport: Transport; signal: AbortSignal | undefined },
   cwd: string,
 ): Promise<LoadedPact[]> {
   const { broker, apiVersions, requestTimeoutMs } = options;
+  const request = { timeoutMs: requestTimeoutMs, transport: sending.transport, signal: sending.signal };
   const pacts = broker
-    ? await fetchBrokerPacts(clients.dispatcher, broker, apiVersions, {
-        timeoutMs: requestTimeoutMs,
-        transport,
-      })
+    ? await fetchBrokerPacts(clients.dispatcher, broker, apiVersions, request)
     : await loadPactFiles(options.pactPaths, cwd);
   const chosen = pacts.filter((pact) => apiVersions.includes(pact.version));
   if (chosen.length > 0) return chosen;

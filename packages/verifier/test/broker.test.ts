@@ -89,7 +89,7 @@ describe('the verifier with a Pact Broker', () => {
   it('waits out a broker that answers each request 429 first, as the target is waited out: green, the 429s reported', async () => {
     const throttling = await startStubBroker(
       { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
-      { throttleOnce: true },
+      { throttleOnce: { retryAfter: 0 } },
     );
     try {
       const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: throttling.url } });
@@ -108,6 +108,57 @@ describe('the verifier with a Pact Broker', () => {
       expect(throttling.requests).toHaveLength(10);
     } finally {
       await throttling.close();
+    }
+  });
+
+  it("stops on a signal while it waits out a broker that asked for 20 s, with the signal's status", async () => {
+    const throttling = await startStubBroker(
+      { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
+      { throttleOnce: { retryAfter: 20 } },
+    );
+    try {
+      const stop = new AbortController();
+      const output = captureIo({
+        cwd: space.dir,
+        env: { PACT_BROKER_BASE_URL: throttling.url },
+        signal: stop.signal,
+      });
+      const selector = ['--consumer-version-selector', '{"branch":"main"}'];
+      const run = runVerify([...selector, '--report-dir', space.path('stopped')], output.io);
+      await expect
+        .poll(output.stdout, { timeout: 15_000 })
+        .toMatch(/Waiting 20 s, as the target asked \(429\)/);
+      stop.abort('SIGINT');
+      const stopped = '\nSIGINT: stopping; tearing down the orders this run created (again to quit now)…\n';
+      expect({ code: await run, stderr: output.stderr() }).toEqual({ code: 130, stderr: stopped });
+      expect(throttling.requests).toHaveLength(1);
+    } finally {
+      await throttling.close();
+    }
+  });
+
+  it("sends the broker's credentials to its own origin only, and says so when its links point elsewhere", async () => {
+    const elsewhere = await startStubBroker({
+      'print-order-api-v1': fixturePact('v1'),
+      'print-order-api-v2': fixturePact('v2'),
+    });
+    // Another broker at an origin of its own, whose index links to the first one.
+    const front = await startStubBroker({}, { linksTo: elsewhere.url });
+    try {
+      const output = captureIo({
+        cwd: space.dir,
+        env: { PACT_BROKER_BASE_URL: front.url, PACT_BROKER_TOKEN: TOKEN },
+      });
+      const selector = ['--consumer-version-selector', '{"branch":"main"}'];
+      const code = await runVerify([...selector, '--report-dir', space.path('elsewhere')], output.io);
+      expect(code).toBe(2);
+      expect(output.stderr()).toContain(
+        `links to ${elsewhere.url}; the verifier sends the broker's credentials`,
+      );
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await front.close();
+      await elsewhere.close();
     }
   });
 });

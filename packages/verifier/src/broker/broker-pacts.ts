@@ -34,7 +34,7 @@ export async function fetchBrokerPacts(
   dispatcher: Dispatcher,
   broker: BrokerOptions,
   versions: readonly ApiVersion[],
-  request: { timeoutMs: number; transport: Transport },
+  request: { timeoutMs: number; transport: Transport; signal?: AbortSignal },
 ): Promise<LoadedPact[]> {
   const { selectors, providerBranch } = broker;
   const providers = versions.map((version) => providerName(version));

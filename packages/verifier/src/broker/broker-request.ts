@@ -12,9 +12,22 @@ export async function brokerJson(
   dispatcher: Dispatcher,
   broker: BrokerConnection,
   url: string,
-  options: { method?: 'GET' | 'POST'; body?: unknown; timeoutMs: number; transport: Transport },
+  options: {
+    method?: 'GET' | 'POST';
+    body?: unknown;
+    timeoutMs: number;
+    transport: Transport;
+    signal?: AbortSignal;
+  },
 ): Promise<unknown> {
   const target = new URL(url);
+  const home = new URL(broker.url).origin;
+  // The broker's credentials go to its own origin only, wherever its links point.
+  if (target.origin !== home) {
+    throw new BrokerError(
+      `the Pact Broker at ${home} links to ${target.origin}; the verifier sends the broker's credentials to ${home} only: set the broker's public base URL to match it`,
+    );
+  }
   const authorization = authorizationHeader(broker.auth);
   const request = {
     origin: target.origin,
@@ -27,9 +40,13 @@ export async function brokerJson(
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   };
-  const { last } = await sendWithRetries(dispatcher, request, options.transport, {
-    timeoutMs: options.timeoutMs,
+  const { timeoutMs, signal } = options;
+  const { last, aborted } = await sendWithRetries(dispatcher, request, options.transport, {
+    timeoutMs,
+    ...(signal ? { signal } : {}),
   });
+  if (aborted || signal?.aborted)
+    throw new BrokerError('stopped while the Pact Broker was asked for the pacts');
   if (!last.answered) {
     const { failure } = last.error as Lost;
     throw new BrokerError(
