@@ -187,6 +187,10 @@ describe('the verifier compared with the last night and the known findings', () 
       ]);
       expect(after.stdout).toMatch(new RegExp(`Regressions:\\n {2}v2 ${SHIPPED}: verified before, `));
       expect(after.read(REPORT_FILES.markdown)).toContain(`- v2 ${SHIPPED}: verified before,`);
+      // No interaction FAILED: the summary's headline says what made the night red.
+      expect(after.read(REPORT_FILES.markdown)).toContain(
+        '**❌ no contract broke, but interactions regressed since the baseline (below)**',
+      );
       expect(after.code).toBe(EXIT_CODES.failed);
     });
   });

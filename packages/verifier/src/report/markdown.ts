@@ -29,11 +29,13 @@ export function markdownSummary(report: RunReport): string {
         : '✅ every verifiable interaction honours the contract'
       : report.exitCode === EXIT_CODES.targetUnavailable
         ? '⚠️ the target became unavailable (no contract broke)'
-        : failedWithoutBreak(report) !== undefined
-          ? report.strict && totals.notVerifiable > 0
-            ? `❌ no contract broke, but ${totals.notVerifiable} not verifiable here, which --strict counts as failures`
-            : '❌ no contract broke, but answers drifted from the OpenAPI description (--fail-on-drift)'
-          : '❌ the target broke the contract';
+        : totals.failed > 0
+          ? '❌ the target broke the contract'
+          : report.comparison?.fails
+            ? '❌ no contract broke, but interactions regressed since the baseline (below)'
+            : report.strict && totals.notVerifiable > 0
+              ? `❌ no contract broke, but ${totals.notVerifiable} not verifiable here, which --strict counts as failures`
+              : '❌ no contract broke, but answers drifted from the OpenAPI description (--fail-on-drift)';
   const lines = [
     '# Contract verification',
     '',
