@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { MAX_ANSWER_BYTES } from '@print-contracts/client/kit';
 import { type SampleApi, startDocsStandIn, startSampleApi } from '@print-contracts/sample-api';
-import type { Alteration, ProxiedRequest } from '@print-contracts/test-support';
+import {
+  type Alteration,
+  editJson,
+  type ProxiedRequest,
+  startAlteringProxy,
+} from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES } from '../src/index.js';
 import { ordersOf } from './helpers/orders.js';
@@ -20,6 +25,13 @@ const versionOf = (seen: Seen) =>
     : String(seen.headers.accept ?? '').endsWith('.v2')
       ? 'v2'
       : 'v1';
+
+/** An order, or each order of a list, with its `number` a number: a change of type the contracts pin. */
+const retypedNumbers = (json: unknown): unknown => {
+  const body = json as { orders?: unknown[] };
+  const retype = (order: unknown) => ({ ...(order as object), number: 1234567 });
+  return Array.isArray(body.orders) ? { ...body, orders: body.orders.map(retype) } : retype(json);
+};
 
 describe('the verifier against third-party targets', () => {
   const { space, verify, behindProxy, expectSettled } = thirdPartyTargets();
@@ -135,6 +147,39 @@ describe('the verifier against third-party targets', () => {
         notVerifiable: 'sample-data-ignores-request',
       });
     } finally {
+      await standIn.close();
+    }
+  });
+
+  it("leaves a sample-data set's schema-breaking sample order to the replay and the probe, never to the arranger", async () => {
+    const standIn = await startDocsStandIn();
+    // Its one sample order, answered for any id, and its sample list, each with a retyped number.
+    const proxy = await startAlteringProxy(new URL(standIn.url).origin, {
+      response: (answer, request) =>
+        request.method === 'GET' ? editJson(answer, retypedNumbers) : undefined,
+    });
+    try {
+      const run = await verify('docs-retyped', `${proxy.origin}/api`, CONTRACTS, [
+        ...['--creation-timeout', '3000', '--poll-interval', '200'],
+      ]);
+      // The replay judges the reads of an order; the probe excuses the refusal a sample set never gives.
+      expect(run.verdict('v2', 'a request for an order by its numeric id')).toMatchObject({
+        verdict: 'failed',
+      });
+      expect(run.verdict('v2', 'a request for the first page of orders')).toMatchObject({
+        verdict: 'failed',
+      });
+      for (const description of [
+        'a request for an order with an unknown id',
+        'a request for a page of orders past the last one',
+      ]) {
+        expect(run.verdict('v2', description), description).toMatchObject({
+          verdict: 'not-verifiable',
+          notVerifiable: 'sample-data-ignores-request',
+        });
+      }
+    } finally {
+      await proxy.close();
       await standIn.close();
     }
   });
