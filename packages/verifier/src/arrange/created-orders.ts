@@ -182,7 +182,7 @@ export function createdOrders(options: CreateOptions) {
       throw createFailed(ledger, key, error);
     });
     const lost = unansweredCreates > 0 ? `${unansweredCreates} create(s) got no answer, then ` : '';
-    ledger.record('created', key, { uuid });
+    ledger.answered(key, uuid);
 
     if (spec.product === 'unknown') {
       const unknown = (what: string) => ({

@@ -45,7 +45,8 @@ export const CLOCK_SKEW_MS = 15 * 60_000;
 
 /** The events after `creating`, with the fields the file gives each. */
 export interface LedgerEvents {
-  created: { uuid: string };
+  /** `deadline`: the creation window again, from the answer (a create throttled for long used up its first). */
+  created: { uuid: string; deadline?: string };
   read: { id: number };
   controlled: object;
   unresolved: { reason: string };
@@ -54,7 +55,7 @@ export interface LedgerEvents {
 
 /** What each event changes in its entry. */
 const CHANGES: { [E in keyof LedgerEvents]: (fields: LedgerEvents[E]) => Partial<LedgerEntry> } = {
-  created: ({ uuid }) => ({ uuid, unresolved: undefined }),
+  created: ({ uuid, deadline }) => ({ uuid, unresolved: undefined, ...(deadline ? { deadline } : {}) }),
   read: ({ id }) => ({ id }),
   controlled: () => ({ controlled: true }),
   unresolved: ({ reason }) => ({ unresolved: reason }),
@@ -158,6 +159,17 @@ export class Ledger {
     this.#entries.set(key, fields);
     this.#append({ event: 'creating', ...fields });
     return key;
+  }
+
+  /**
+   * Records the uuid the target answered a create with; the order's creation window starts again
+   * from the answer, since the vendor processes an order from when it accepted it.
+   */
+  answered(key: string, uuid: string): void {
+    this.record('created', key, {
+      uuid,
+      deadline: new Date(Date.now() + this.#creationTimeoutMs).toISOString(),
+    });
   }
 
   /** Appends `event` to the file and applies it to the entry `key`. */

@@ -138,7 +138,7 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
     // A refusal made nothing; a server error proves nothing either way: the order may exist.
     if (!created && status >= 500) ledger.record('unresolved', key, { reason: `answer ${status}` });
     else if (!created) ledger.record('closed', key, { outcome: 'not-created', note: `status ${status}` });
-    else if (created.success) ledger.record('created', key, { uuid: created.data.uuid });
+    else if (created.success) ledger.answered(key, created.data.uuid);
     else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
   }
   const body = redactBuffer(sent.body, secrets);
