@@ -169,47 +169,54 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
   });
 });
 
-describe('the verify command against a vendor that throttles creates for most of their creation window', {
-  timeout: 120_000,
-}, () => {
-  it('gives each order its window from the answer to its create: nothing FAILED, nothing left open', async () => {
-    const space = await workspace();
-    await writeFixturePacts(space.path('pacts'), ['v2']);
-    const api = await sampleTarget();
-    const WINDOW_MS = 3_000;
-    const throttledUntil = Date.now() + 60_000;
-    let firstCreate: number | undefined;
-    // Every create is answered 429 (no Retry-After) until 2.7 s after the first one came.
-    const throttle = ({ method, path }: Seen) => {
-      if (method !== 'POST' || path !== '/api/orders') return undefined;
-      firstCreate ??= Date.now();
-      return Date.now() < Math.min(throttledUntil, firstCreate + 2_700)
-        ? { status: 429, body: { message: 'Too many requests' } }
-        : undefined;
-    };
-    const stand = await startFront(api.origin, { answer: throttle });
-    try {
-      const reports = space.path('reports');
-      const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
-      const code = await runVerify(
-        verifyArgs({
-          baseUrl: stand.url,
-          mode: 'sample',
-          pact: space.path('pacts'),
-          reports,
-          extra: ['--control', '--creation-timeout', String(WINDOW_MS), '--poll-interval', '100'],
-        }),
-        output.io,
-      );
-      const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
-      expect(report.interactions.filter((item) => item.verdict === 'failed')).toEqual([]);
-      expect(code).toBe(0);
-      expect(report.retries?.answers429).toBeGreaterThan(0);
-      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
-    } finally {
-      await stand.close();
-      await api.close();
-      await space.remove();
-    }
-  });
-});
+describe.each([
+  { what: 'creates', method: 'POST', path: /^\/api\/orders$/ },
+  { what: 'reads of an order', method: 'GET', path: /^\/api\/orders\/[^/?]+$/ },
+  { what: 'lists', method: 'GET', path: /^\/api\/orders(\?.*)?$/ },
+  { what: 'cancels', method: 'DELETE', path: /^\/api\/orders\/[^/?]+$/ },
+])(
+  'the verify command against a vendor that throttles $what for most of a creation window',
+  ({ method, path }) => {
+    it('waits it out: nothing FAILED, nothing left open, the 429s reported', {
+      timeout: 120_000,
+    }, async () => {
+      const space = await workspace();
+      await writeFixturePacts(space.path('pacts'), ['v2']);
+      const api = await sampleTarget();
+      const WINDOW_MS = 3_000;
+      let first: number | undefined;
+      // Every such request is answered 429 (no Retry-After) until 2.7 s after the first one came.
+      const throttle = (seen: Seen) => {
+        if (seen.method !== method || !path.test(seen.path)) return undefined;
+        first ??= Date.now();
+        return Date.now() < first + 2_700
+          ? { status: 429, body: { message: 'Too many requests' } }
+          : undefined;
+      };
+      const stand = await startFront(api.origin, { answer: throttle });
+      try {
+        const reports = space.path('reports');
+        const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+        const code = await runVerify(
+          verifyArgs({
+            baseUrl: stand.url,
+            mode: 'sample',
+            pact: space.path('pacts'),
+            reports,
+            extra: ['--control', '--creation-timeout', String(WINDOW_MS), '--poll-interval', '100'],
+          }),
+          output.io,
+        );
+        const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
+        expect(report.interactions.filter((item) => item.verdict === 'failed')).toEqual([]);
+        expect(code).toBe(0);
+        expect(report.retries?.answers429).toBeGreaterThan(0);
+        expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+      } finally {
+        await stand.close();
+        await api.close();
+        await space.remove();
+      }
+    });
+  },
+);
