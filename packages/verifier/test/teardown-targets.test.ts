@@ -146,6 +146,45 @@ describe('the teardown against third-party targets', () => {
     }
   });
 
+  it('sends a cancel once more past the window when its 404 came early and the reads since were throttled', async () => {
+    // Found by the mutation harness (every read throttled for 27 s): the teardown took a cancel's
+    // early 404, and reads that were only ever 429, for an order "still 404 past its deadline".
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    const refused = new Set<string>();
+    let tearingDown = false;
+    const reply = (status: number, message: string) => ({
+      reply: {
+        status,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ message })),
+      },
+    });
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) => {
+        const teardownCancel =
+          request.method === 'DELETE' && request.body.toString().includes('Cleanup by the contract verifier');
+        if (teardownCancel && !refused.has(request.path)) {
+          tearingDown = true;
+          refused.add(request.path);
+          return reply(404, 'Order not found');
+        }
+        const read = request.method === 'GET' && /^\/api\/orders\/[^/?]+$/.test(request.path);
+        return tearingDown && read ? reply(429, 'Too many requests') : undefined;
+      },
+    });
+    try {
+      const run = await verify('early-404', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        ...['--control', '--creation-timeout', '2000', '--poll-interval', '100'],
+      ]);
+      expect(refused.size).toBeGreaterThan(0);
+      expect(run.report.teardown.ended['not-found'] ?? 0).toBe(0);
+      await expectSettled(run, api, 'early-404');
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
   it('reads back an order whose cancel got no answer: crossed off once it reads cancelled, cancelled again while open', async () => {
     // Found by a front that lost answers: a cancel whose answer never came left the order open in
     // the ledger, whether the vendor had done it or never received it.

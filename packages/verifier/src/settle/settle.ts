@@ -237,6 +237,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   };
   /** Cancels answered success that the order did not bear out (it still read open after them). */
   let unconfirmed = 0;
+  /** When the last cancel was sent. */
+  let lastCancelAt = 0;
   /**
    * Whether the cancel is sent again after a success the order did not bear out: twice more, one
    * poll interval and two later (a second and two, by default).
@@ -250,11 +252,15 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   const cancelEnds = deadline();
   /**
    * Waits `pause` before the cancel is sent again to an order not found, maybe still being
-   * created; the docs: still 404 past its window, it cannot be placed.
+   * created; the docs: still 404 past its window, it cannot be placed. Only a cancel sent past the
+   * window shows that: reads throttled since an early 404 show nothing, so one more is sent then.
    */
   const stillCreating = async (pause: number): Promise<Ending | undefined> => {
     if (Date.now() + pause > creationEnds) {
-      return { outcome: 'not-found', note: `still 404 past its creation deadline ${entry.deadline}` };
+      if (lastCancelAt > creationEnds) {
+        return { outcome: 'not-found', note: `still 404 past its creation deadline ${entry.deadline}` };
+      }
+      pause = Math.max(0, creationEnds - Date.now()) + 1;
     }
     if (pause === 25) {
       const left = Math.ceil((creationEnds - Date.now()) / 1000);
@@ -273,6 +279,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   let throttled = false;
   for (let pause = 25; ; pause = Math.min(context.pollIntervalMs, pause * 2)) {
     try {
+      lastCancelAt = Date.now();
       const { success } = await client.cancelOrder(ref, CANCEL_REASON, { signal, deadline: deadline() });
       if (success) {
         // The vendor's word, checked: this order reading open after it was not cancelled, and one
