@@ -16,6 +16,9 @@ import type { OrderStore } from './store/order-store.js';
 
 type ControlHandler = (body: unknown, ref: string | undefined) => Answer;
 
+/** A route of the control surface: `tail` (a regular expression's source) under its base path. */
+const controlRoute = (tail: string) => new RegExp(`^${CONTROL_BASE_PATH}${tail}$`);
+
 const stateBodySchema = z.strictObject({
   state: z.enum(CONTROL_STATES, { error: `must be one of ${CONTROL_STATES.join(', ')}` }),
   /** For `creation-failed`: the reason the 404 message gives. */
@@ -88,11 +91,11 @@ export function createControlSurface(store: OrderStore, faults: FaultInjector, b
 
   const providerStates = providerStateEndpoint(store);
   const routes: readonly [RegExp, Readonly<Record<string, ControlHandler>>][] = [
-    [/^\/__control\/orders\/([^/]+)\/state$/, { POST: setState }],
-    [/^\/__control\/orders\/([^/]+)$/, { GET: describeOrder }],
-    [/^\/__control\/provider-states$/, { POST: providerStates.change, GET: providerStates.describe }],
-    [/^\/__control\/reset$/, { POST: reset }],
-    [/^\/__control\/faults$/, { GET: faultList, PUT: setFaults, DELETE: clearFaults }],
+    [controlRoute('/orders/([^/]+)/state'), { POST: setState }],
+    [controlRoute('/orders/([^/]+)'), { GET: describeOrder }],
+    [controlRoute('/provider-states'), { POST: providerStates.change, GET: providerStates.describe }],
+    [controlRoute('/reset'), { POST: reset }],
+    [controlRoute('/faults'), { GET: faultList, PUT: setFaults, DELETE: clearFaults }],
   ];
 
   const handle = async (req: IncomingMessage, path: string): Promise<Answer> => {

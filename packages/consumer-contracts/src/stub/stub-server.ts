@@ -74,6 +74,7 @@ export async function startStubServer(options: StubServerOptions = {}) {
   child.once('error', (error) => {
     spawnError = error;
     running.delete(child);
+    if (running.size === 0) process.off('exit', killRunning);
   });
   if (running.size === 0) process.on('exit', killRunning);
   running.add(child);
