@@ -36,7 +36,10 @@ export interface OperationDefinition {
   readonly path: '/orders' | '/orders/{id}';
   readonly summary: string;
   readonly versions: readonly ApiVersion[];
-  /** Safe to send twice: only these are retried after a transport failure, 429 or 503. */
+  /**
+   * Safe to send twice: only these are sent again after an answer that never came. Every operation
+   * is sent again after a 429, a 503 or a connection never made: nothing was processed.
+   */
   readonly idempotent: boolean;
   readonly query?: z.ZodType;
   readonly body?: PerVersion<z.ZodType>;

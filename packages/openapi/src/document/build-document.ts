@@ -167,8 +167,8 @@ function operationObject(
 ): JsonObject {
   const notes: string[] = [
     operation.idempotent
-      ? "Safe to send twice: the kit's client retries it after a transport failure, 429 or 503."
-      : "Not retried by the kit's client: sending it twice may act twice.",
+      ? "Safe to send twice: the kit's client sends it again after an answer that never came, a 429 or a 503."
+      : "Sending it twice may act twice: the kit's client sends it again only when nothing was processed (a 429, a 503, a connection never made), never after an answer that never came.",
   ];
   /** Places the vendor examples of one part in `examples` (components) and returns the media type's refs. */
   const examplesFor = (part: ExamplePart): JsonObject | undefined => {
