@@ -353,7 +353,7 @@ describe('a vendor that throttles', () => {
     vi.useRealTimers();
   });
 
-  it('is generated as 429 and 503, with a Retry-After of 0 or 1 s or none, and as a rate limit', () => {
+  it('is generated as 429 and 503, with a Retry-After of 0 or 1 s or none, as a rate limit, and as a burst per operation', () => {
     const throttling = generateMutations([]).mutations.filter((mutation) => mutation.kind === 'throttling');
     expect(throttling.map((mutation) => mutation.name)).toEqual([
       'any: 429, Retry-After: 0, one request in 3',
@@ -361,8 +361,29 @@ describe('a vendor that throttles', () => {
       'any: 429 without Retry-After, one request in 4',
       'any: 503, Retry-After: 1, one request in 4',
       'any: at most 5 requests a second, 429 beyond them, Retry-After: 1',
+      ...Object.keys(operations).map(
+        (operation) => `${operation}: every request answered 429 without Retry-After for 27 s from the first`,
+      ),
     ]);
     expect(throttling.every((mutation) => !mutation.harmful)).toBe(true);
+  });
+
+  it('answers every request of its operation 429 for the burst from the first, then none', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-28T10:00:00.000Z'));
+    const burst = named(
+      'cancelOrder: every request answered 429 without Retry-After for 27 s from the first',
+    );
+    const hook = alterationOf(burst).request;
+    const send = (path: string, method: string) => {
+      const seen = hook?.(request(path, 'application/vnd.printdeal-api.v2', method));
+      return seen && 'reply' in seen ? seen.reply.status : 'passed on';
+    };
+    const during = [send('/api/orders/7', 'DELETE'), send('/api/orders/7', 'GET')];
+    vi.setSystemTime(new Date('2026-11-28T10:00:26.900Z'));
+    during.push(send('/api/orders/8', 'DELETE'));
+    vi.setSystemTime(new Date('2026-11-28T10:00:27.000Z'));
+    expect([...during, send('/api/orders/8', 'DELETE')]).toEqual([429, 'passed on', 429, 'passed on']);
   });
 
   it('answers one request in a few itself, with the status and Retry-After it names', () => {

@@ -261,10 +261,16 @@ export function alterationOf(mutation: Mutation, target?: string): Alteration {
             : undefined,
       };
     case 'throttling': {
-      // One request in `every`, or each beyond `perSecond` in the current second (throttled ones count).
+      // One request in `every`, each beyond `perSecond` in the current second (throttled ones count),
+      // or every one for `burstMs` from the first.
       let count = 0;
       let second = 0;
+      let first: number | undefined;
       const throttled = () => {
+        if ('burstMs' in mutation) {
+          first ??= Date.now();
+          return Date.now() < first + mutation.burstMs;
+        }
         if (!('perSecond' in mutation)) return ++count % mutation.every === 0;
         const now = Math.floor(Date.now() / 1000);
         if (now !== second) [second, count] = [now, 0];

@@ -75,7 +75,12 @@ export type Mutation = {
       readonly status: 429 | 503;
       /** Absent: no `Retry-After` header. */
       readonly retryAfterSeconds?: number;
-    } & ({ readonly every: number } | { readonly perSecond: number }))
+    } & (
+      | { readonly every: number }
+      | { readonly perSecond: number }
+      /** Every request throttled for this long from the first one, then none. */
+      | { readonly burstMs: number }
+    ))
   | { readonly kind: 'content-coding'; readonly coding: ContentCoding }
   | {
       readonly kind: 'lost-answer' | 'silent-answer';
@@ -89,6 +94,9 @@ export type Mutation = {
   | { readonly kind: 'maintenance-page'; readonly every: number }
   | { readonly kind: 'server-error' | 'gateway-error'; readonly status: number; readonly every: number }
 );
+
+/** How long a burst of throttling lasts: most of the 30 s creation window of the harness's runs. */
+export const THROTTLE_BURST_MS = 27_000;
 
 /** Where a vendor that moved an operation behind a redirect serves it now (`/api/orders` → `/api/moved/orders`). */
 export const MOVED_PREFIX = '/api/moved';
@@ -445,6 +453,19 @@ export function generateMutations(
       harmful: false,
       scope: { operation, version: 'any' },
       every: 3,
+    });
+  }
+  // Every operation of the table throttled whole for most of a creation window of the harness's
+  // runs (30 s; the killed runs' is 5 s): every stage meets a vendor that makes it wait, not one
+  // that says no, and must neither fail a contract nor leave an order open on that account.
+  for (const operation of Object.keys(operations) as OperationName[]) {
+    mutations.push({
+      name: `${operation}: every request answered 429 without Retry-After for ${THROTTLE_BURST_MS / 1000} s from the first`,
+      kind: 'throttling',
+      harmful: false,
+      scope: { operation, version: 'any' },
+      status: 429,
+      burstMs: THROTTLE_BURST_MS,
     });
   }
   // Every operation of the table done by the vendor, its answer then replaced by a 5xx: a 500 of the
