@@ -185,6 +185,48 @@ describe('the teardown against third-party targets', () => {
     }
   });
 
+  it("takes no other order's status for its own: a sample that reads cancelled for any id crosses nothing off", async () => {
+    // A sample-data set may answer its own sample for any id: here one that reads cancelled,
+    // while the teardown's cancels are answered "success": false.
+    const api = await startSampleApi({ control: true, processingDelayMs: 20, seedOrders: false });
+    let tearingDown = false;
+    const sample = { id: 1234567, uuid: randomUUID(), number: 'DDB1234567', status: 'cancelled' };
+    const json = (body: unknown) => ({
+      reply: {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(body)),
+      },
+    });
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) => {
+        if (
+          request.method === 'DELETE' &&
+          request.body.toString().includes('Cleanup by the contract verifier')
+        ) {
+          tearingDown = true;
+          return json({ success: false });
+        }
+        const read = request.method === 'GET' && /^\/api\/orders\/[^/?]+$/.test(request.path);
+        return tearingDown && read ? json(sample) : undefined;
+      },
+    });
+    try {
+      const run = await verify('sample-cancelled', `${proxy.origin}/api`, space.path('fixture-pacts'), [
+        ...['--control', '--creation-timeout', '2000', '--poll-interval', '100'],
+      ]);
+      const open = (await ordersOf(api)).filter((order) => order.status !== 'cancelled');
+      expect(open.length).toBeGreaterThan(0);
+      // Each order left open is held in the ledger, and said (with those it cannot tell about).
+      expect(run.report.teardown.open).toBeGreaterThanOrEqual(open.length);
+      expect(run.report.teardown.problems).toHaveLength(run.report.teardown.open);
+      expect(existsSync(space.path('sample-cancelled/verify-ledger.jsonl'))).toBe(true);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
   it('reads back an order whose cancel got no answer: crossed off once it reads cancelled, cancelled again while open', async () => {
     // Found by a front that lost answers: a cancel whose answer never came left the order open in
     // the ledger, whether the vendor had done it or never received it.

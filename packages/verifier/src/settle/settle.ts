@@ -60,6 +60,17 @@ const UNCONFIRMED_CANCELS = 3;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** An order as a settling read takes it: unchecked, only its status, id and uuid matter. */
+type ReadOrder = { status?: unknown; id?: unknown; uuid?: unknown };
+
+/**
+ * Whether `order`, as read, is known to be the one of `id` or `uuid`: a sample-data set answers
+ * its own sample for any id, so only a matching id or uuid tells.
+ */
+export const isSameOrder = (order: ReadOrder | null | undefined, id: number | undefined, uuid: string) =>
+  (id !== undefined && order?.id === id) ||
+  (typeof order?.uuid === 'string' && order.uuid.toLowerCase() === uuid.toLowerCase());
+
 /** `order 1f2e… (state "an order exists", v2, https://…/api)` */
 export const describeEntry = (entry: LedgerEntry) =>
   `order ${entry.uuid ?? '(uuid unknown)'} (${entry.source}, ${entry.version}, ${entry.target})`;
@@ -164,13 +175,8 @@ async function readsCancelled(entry: LedgerEntry, context: SettleContext): Promi
   if (!client || entry.controlled || entry.uuid === undefined) return false;
   const { uuid, id } = entry;
   const read = () => client.sendUnchecked('getOrder', { id: uuid }, { signal: context.signal });
-  const order = (await reading(read, context.signal).catch(() => undefined)) as
-    | { status?: unknown; id?: unknown; uuid?: unknown }
-    | undefined;
-  const same =
-    (id !== undefined && order?.id === id) ||
-    (typeof order?.uuid === 'string' && order.uuid.toLowerCase() === uuid.toLowerCase());
-  return same && order?.status === 'cancelled';
+  const order = (await reading(read, context.signal).catch(() => undefined)) as ReadOrder | undefined;
+  return isSameOrder(order, id, uuid) && order?.status === 'cancelled';
 }
 
 /**
@@ -219,22 +225,27 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       () => client.sendUnchecked('getOrder', { id: uuid }, { signal, deadline: deadline() }),
       signal,
     ).then(
-      (order) => order as { status?: unknown; id?: unknown; uuid?: unknown } | undefined,
+      (order) => order as ReadOrder | undefined,
       (failure: unknown) => (isHttpError(failure) && failure.status === 404 ? null : undefined),
     );
-  const readBack = async () => (await readOrder())?.status;
+  // Where the target may answer its sample for any id, only an order known to be this one tells;
+  // elsewhere an order read by this one's uuid is this one, also when it shows no uuid or id of ours.
+  const sampleData = clients.target.mode === 'sample' && clients.target.controlOrigin === undefined;
+  const ours = (order: ReadOrder | null | undefined) =>
+    isSameOrder(order, entry.id, uuid) ||
+    (!sampleData && entry.id === undefined && typeof order?.uuid !== 'string');
+  /** The status of the order as it reads now, when it is known to be this one. */
+  const readBack = async () => {
+    const order = await readOrder();
+    return ours(order) ? order?.status : undefined;
+  };
   /**
    * "in-progress" when `order`, read after a cancel, still reads so: an order known to be this one (by its id or
    * uuid; a sample-data set answers its own sample for any id), in the documented status a cancel
    * ends. Any other answer (a status spelt anew, say) leaves the cancel's success standing.
    */
-  const stillOpen = (order: Awaited<ReturnType<typeof readOrder>>) => {
-    if (order?.status !== OPEN_STATUS) return undefined;
-    const same =
-      (entry.id !== undefined && order.id === entry.id) ||
-      (typeof order.uuid === 'string' && order.uuid.toLowerCase() === uuid.toLowerCase());
-    return same ? order.status : undefined;
-  };
+  const stillOpen = (order: Awaited<ReturnType<typeof readOrder>>) =>
+    order?.status === OPEN_STATUS && isSameOrder(order, entry.id, uuid) ? order.status : undefined;
   /** Cancels answered success that the order did not bear out (it still read open after them). */
   let unconfirmed = 0;
   /** When the last cancel was sent. */
@@ -321,7 +332,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
         // reads open is sent the cancel again while cancels are retried; one not found yet is
         // still being created, as after a 404 to the cancel.
         const order = await readOrder();
-        if (order?.status === 'cancelled') {
+        if (order?.status === 'cancelled' && ours(order)) {
           return { outcome: 'cancelled', note: 'found cancelled; the cancel got no answer' };
         }
         if (order === null) {
@@ -366,7 +377,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       }
       // An order that reads is created, whatever its cancel answered: never "not found".
       const order = await readOrder();
-      if (order?.status === 'cancelled') return { outcome: 'cancelled', note: 'found cancelled' };
+      if (order?.status === 'cancelled' && ours(order))
+        return { outcome: 'cancelled', note: 'found cancelled' };
       if (order?.status !== undefined) {
         // Its creation may have ended between the cancel and the read: once more, by the id if known.
         const again = ref === uuid && typeof order.id === 'number' ? order.id : ref;
