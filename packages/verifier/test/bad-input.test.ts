@@ -36,6 +36,11 @@ const CASES: readonly Case[] = [
     want: /--only "zebra" matches no interaction's description/,
   },
   {
+    given: '--cleanup with a --retries past its bound',
+    args: () => ['--cleanup', '--retries', '99'],
+    want: /--retries/,
+  },
+  {
     given: '--quiet with --verbose',
     args: () => ['--quiet', '--verbose'],
     want: /--quiet and --verbose exclude each other/,

@@ -6,7 +6,7 @@ import type { VerifyCommand } from '../options/verify-options.js';
 import { retriesText } from '../report/model.js';
 import { describeEntry, type SettleContext, settleAndSweep } from '../settle/settle.js';
 import { TargetClients } from '../target/clients.js';
-import { DEFAULT_RETRIES, retryTally, runRetryPolicy } from '../target/transport.js';
+import { retryTally, runRetryPolicy } from '../target/transport.js';
 
 /** Where `--cleanup` writes, and what it reads credentials from. */
 export interface CleanupIo {
@@ -45,7 +45,7 @@ export async function runCleanup(
 
   const clients = new Map<string, TargetClients>();
   const tally = retryTally(say);
-  const retry = runRetryPolicy({ retries: DEFAULT_RETRIES, creationTimeoutMs: command.creationTimeoutMs });
+  const retry = runRetryPolicy(command);
   for (const baseUrl of new Set(open.map((entry) => entry.target))) {
     const credentials = { main, other };
     const target = { kind: 'url', baseUrl, mode: 'sample', controlOrigin: undefined, credentials } as const;

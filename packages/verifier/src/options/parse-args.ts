@@ -9,6 +9,9 @@ import { parseJson, readOrderBodies } from './order-fixture.js';
 import { checkWritable, defaultContractsDir, defaultOpenApiDir } from './paths.js';
 import type { BrokerAuth, TargetMode } from './verify-options.js';
 
+/** Retries of a request that got no answer, or a 503 without `Retry-After`, unless `--retries` says otherwise. */
+export const DEFAULT_RETRIES = 4;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 const OPTIONS = {
@@ -97,11 +100,13 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     pollIntervalMs: wholeNumber(values, 'poll-interval', pollIntervalMs),
   });
   const credentialFlags: CredentialFlags = values;
+  const retries = wholeNumber(values, 'retries', DEFAULT_RETRIES, 0, 10);
   if (values.cleanup) {
     return {
       kind: 'cleanup' as const,
       ledgerPath,
       requestTimeoutMs,
+      retries,
       ...waits('live', 1_000),
       credentialFlags,
     };
@@ -125,7 +130,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     requestTimeoutMs,
     ...waits(target.kind === 'url' ? target.mode : 'sample', target.kind === 'embedded' ? 50 : 1_000),
     /** Further tries of a request answered 429 or 503, or not answered at all. */
-    retries: wholeNumber(values, 'retries', 4, 0, 10),
+    retries,
     orderBodies: readOrderBodies(values['order-fixture'], cwd),
     /** An earlier run's report and the acknowledged findings to compare the run with. */
     comparison: comparisonInputs(values, cwd),

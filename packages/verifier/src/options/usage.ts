@@ -1,7 +1,7 @@
 import { ENV } from '@print-contracts/client';
 import { EXIT_CODES } from '../exit-codes.js';
 import { OTHER_SECRET_ENV, OTHER_USER_ID_ENV } from './credentials.js';
-import { CREATION_TIMEOUT_MS } from './parse-args.js';
+import { CREATION_TIMEOUT_MS, DEFAULT_RETRIES } from './parse-args.js';
 
 const minutes = (ms: number) => `${ms / 60_000} min`;
 
@@ -61,7 +61,7 @@ Orders
                             ledger, and those with its run reference where a create got no answer.
   --request-timeout MS      Bound on each request to the target (default 10000).
   --retries N               Retries of a request not answered, or answered 503 without
-                            Retry-After (default 4, at most 10; 0: no retries at all). A 429
+                            Retry-After (default ${DEFAULT_RETRIES}, at most 10; 0: no retries at all). A 429
                             or a 503 with Retry-After is waited out as it asks, up to the
                             --creation-timeout (a cancel: its order's deadline). A create,
                             update or cancel is sent again only after a 429, a 503 or a

@@ -15,9 +15,6 @@ import {
 } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 
-/** Retries of a request that got no answer, or a 503 without `Retry-After`, unless `--retries` says otherwise. */
-export const DEFAULT_RETRIES = 4;
-
 /**
  * What a gateway in front of the vendor answers when the vendor did not (502 Bad Gateway, 504
  * Gateway Timeout): no answer of the vendor's, like a connection lost. A read is retried; a write
