@@ -169,7 +169,8 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
   });
 });
 
-describe.each([
+// Each against a sample API of its own, side by side: their runs mostly wait.
+describe.concurrent.each([
   { what: 'creates', method: 'POST', path: /^\/api\/orders$/ },
   { what: 'reads of an order', method: 'GET', path: /^\/api\/orders\/[^/?]+$/ },
   { what: 'lists', method: 'GET', path: /^\/api\/orders(\?.*)?$/ },

@@ -226,10 +226,10 @@ describe('the verdicts of a run against a sample API that declared its control s
           if (request.path.startsWith('/__control/orders/')) stop.abort('SIGINT');
           return undefined;
         },
-        // Held in silence: only the stop ends the request.
+        // Held in silence until the request timeout, which the stop comes before.
         lose: (request) => (request.path.startsWith('/__control/orders/') ? 'silent-before' : undefined),
       },
-      { signal: stop.signal },
+      { signal: stop.signal, extra: ['--request-timeout', '1000'] },
     );
     expect(run.code).toBe(EXIT_CODES.interrupted);
     expect(run.report.totals.failed).toBe(0);

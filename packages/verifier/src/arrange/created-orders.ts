@@ -33,7 +33,7 @@ const PLACEMENT_CAUSES =
   'the vendor names an invalid address, an invalid product or an outdated category sku (give a product you order with --order-fixture)';
 
 /** What creating orders reads of the run's options, and the clients and ledger it creates them with. */
-export type CreateOptions = Pick<VerifyOptions, 'orderBodies' | 'pollIntervalMs' | 'requestTimeoutMs'> & {
+export type CreateOptions = Pick<VerifyOptions, 'orderBodies' | 'pollIntervalMs'> & {
   readonly clients: TargetClients;
   readonly ledger: Ledger;
   /** Where the waits say what they wait for (a console progress line). */
@@ -258,12 +258,7 @@ export function createdOrders(options: CreateOptions) {
       how += ', then cancelled it';
     } else if (controlled && origin) {
       ledger.record('controlled', key, {});
-      const timeoutMs = options.requestTimeoutMs;
-      await setControlState(clients.dispatcher, origin, uuid, spec.after, {
-        timeoutMs,
-        signal,
-        transport: clients.transport,
-      });
+      await setControlState(clients, origin, uuid, spec.after, signal);
       order = await client.getOrder(uuid, { signal });
       how += `, put ${spec.after} through the control surface`;
     }

@@ -208,11 +208,7 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   if (!clients) return `no ${entry.credential} credentials for ${entry.target} to cancel it with`;
   if (entry.controlled) {
     if (!entry.controlOrigin) return 'it was moved on through a control surface that is not known';
-    await setControlState(clients.dispatcher, entry.controlOrigin, uuid, 'cancelled', {
-      timeoutMs: 10_000,
-      signal,
-      transport: clients.transport,
-    });
+    await setControlState(clients, entry.controlOrigin, uuid, 'cancelled', signal);
     return { outcome: 'cancelled', note: 'through the control surface' };
   }
   const client = clients.settling(entry.credential, entry.version);

@@ -28,12 +28,13 @@ export class TargetClients {
   readonly #agent: Agent;
   readonly #clients = new Map<string, OrdersClient<ApiVersion>>();
   readonly transport: Transport;
-  readonly #timeoutMs: number;
+  /** The run's bound on each request (`--request-timeout`). */
+  readonly timeoutMs: number;
 
   constructor(target: Target, timeoutMs: number, transport: Transport) {
     this.target = target;
     this.transport = transport;
-    this.#timeoutMs = timeoutMs;
+    this.timeoutMs = timeoutMs;
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
       connections: 32,
@@ -66,7 +67,7 @@ export class TargetClients {
         userId: credentials.userId,
         secret: credentials.secret,
         apiVersion: version,
-        timeoutMs: this.#timeoutMs,
+        timeoutMs: this.timeoutMs,
         retry: this.transport.retry,
         onRetry: this.transport.onRetry,
         dispatcher: this.dispatcher,

@@ -1,7 +1,7 @@
 import { type ControlState, controlStatePath } from '@print-contracts/sample-api/control-surface';
-import type { Dispatcher } from 'undici';
 import { ArrangeError } from '../errors/index.js';
-import { type Lost, sendWithRetries, type Transport } from './transport.js';
+import type { TargetClients } from './clients.js';
+import { type Lost, sendWithRetries } from './transport.js';
 
 /**
  * Puts an order into a state the public API cannot reach, through the run's one transport (a
@@ -9,13 +9,12 @@ import { type Lost, sendWithRetries, type Transport } from './transport.js';
  * answer makes it unavailable, and a stop leaves it not run: none of them is the contract's verdict.
  */
 export async function setControlState(
-  dispatcher: Dispatcher,
+  clients: Pick<TargetClients, 'dispatcher' | 'transport' | 'timeoutMs'>,
   origin: string,
   uuid: string,
   state: ControlState,
-  options: { timeoutMs: number; signal?: AbortSignal; transport: Transport },
+  signal: AbortSignal,
 ): Promise<void> {
-  const { transport, signal, timeoutMs } = options;
   const request = {
     origin,
     path: controlStatePath(uuid),
@@ -23,11 +22,11 @@ export async function setControlState(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ state }),
   } as const;
-  const { last, aborted } = await sendWithRetries(dispatcher, request, transport, {
-    timeoutMs,
-    ...(signal ? { signal } : {}),
+  const { last, aborted } = await sendWithRetries(clients.dispatcher, request, clients.transport, {
+    timeoutMs: clients.timeoutMs,
+    signal,
   });
-  if (aborted || signal?.aborted) {
+  if (aborted || signal.aborted) {
     throw new ArrangeError(
       'not-run',
       `the run was stopped while the control surface was asked for "${state}"`,
