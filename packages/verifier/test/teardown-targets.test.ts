@@ -174,10 +174,14 @@ describe('the teardown against third-party targets', () => {
     });
     try {
       const run = await verify('early-404', `${proxy.origin}/api`, space.path('fixture-pacts'), [
-        ...['--control', '--creation-timeout', '2000', '--poll-interval', '100'],
+        ...['--control', '--creation-timeout', '2000', '--poll-interval', '25'],
       ]);
       expect(refused.size).toBeGreaterThan(0);
       expect(run.report.teardown.ended['not-found'] ?? 0).toBe(0);
+      // Each order waited for is said once, however many times its cancel is sent again.
+      const said = run.stdout.match(/order \S+ is still being created/g) ?? [];
+      expect(said.length).toBeGreaterThan(0);
+      expect(new Set(said).size).toBe(said.length);
       await expectSettled(run, api, 'early-404');
     } finally {
       await proxy.close();

@@ -246,6 +246,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
   let unconfirmed = 0;
   /** When the last cancel was sent. */
   let lastCancelAt = 0;
+  /** The order was said to be still being created (once). */
+  let saidCreating = false;
   /**
    * Whether the cancel is sent again after a success the order did not bear out: twice more, one
    * poll interval and two later (a second and two, by default).
@@ -269,7 +271,8 @@ async function settleOne(entry: LedgerEntry, uuid: string, context: SettleContex
       }
       pause = Math.max(0, creationEnds - Date.now()) + 1;
     }
-    if (pause === 25) {
+    if (!saidCreating) {
+      saidCreating = true;
       const left = Math.ceil((creationEnds - Date.now()) / 1000);
       context.say(
         `  order ${uuid} is still being created: cancelling it again until it can be (up to ${left} s)`,
