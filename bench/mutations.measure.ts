@@ -5,6 +5,8 @@
  * fail on a missed mutation (the figures say so). Then a run killed mid-arranging, and its
  * `--cleanup`, against each vendor behaviour a cleanup meets (`killed-run.ts`), and the same runs
  * stopped by SIGTERM, whose own teardown must settle what they made or keep it in their ledger.
+ * Every mutation runs twice: with the stand-in's control surface declared, and in the nightly
+ * configuration without it.
  * MUTATION_CONCURRENCY: 1 or 2 (default 2).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { generateMutations } from './src/mutations/generate.js';
-import { EXTRA_ORDERS, readPacts, runMutations } from './src/mutations/harness.js';
+import { EXTRA_ORDERS, readPacts, runMutations, withUnobservable } from './src/mutations/harness.js';
 import { killedRunMutations, runKilledRuns } from './src/mutations/killed-run.js';
 import { type MutationSummary, renderSection, withSection } from './src/mutations/summary.js';
 
@@ -38,6 +40,21 @@ it('the mutation harness verifies every generated mutation against its own stand
           `[mutations ${done}/${total}] ${result.outcome.padEnd(11)} exit ${result.exitCode} ${result.name}\n`,
         ),
     });
+    // Then every mutation again in the nightly configuration: a sample-data set, no control surface.
+    const withoutControl = await runMutations(generated.mutations, {
+      work,
+      pacts: PACTS,
+      concurrency,
+      control: false,
+      onResult: (result, done) =>
+        process.stderr.write(
+          `[nightly ${done}/${total}] ${result.outcome.padEnd(11)} exit ${result.exitCode} ${result.name}\n`,
+        ),
+    });
+    const scopes = Object.fromEntries(
+      generated.mutations.map((mutation) => [mutation.name, mutation.scope.version]),
+    );
+    const nightly = withUnobservable(withoutControl.results, results, withoutControl.unaltered, scopes);
     // Then each vendor behaviour a cleanup meets, against a run killed mid-arranging.
     const killable = killedRunMutations(generated.mutations);
     const killedRuns = await runKilledRuns(killable, {
@@ -74,11 +91,13 @@ it('the mutation harness verifies every generated mutation against its own stand
       results,
       killedRuns,
       stoppedRuns,
+      nightly,
     };
     await writeFile(join(BENCH, 'mutations.json'), `${JSON.stringify(summary, null, 2)}\n`);
     const markdown = await readFile(join(BENCH, 'RESULTS.md'), 'utf8').catch(() => '# Benchmark results\n');
     await writeFile(join(BENCH, 'RESULTS.md'), withSection(markdown, renderSection(summary)));
     expect(results).toHaveLength(total);
+    expect(nightly).toHaveLength(total);
     expect(killedRuns).toHaveLength(killable.length);
     expect(stoppedRuns).toHaveLength(killable.length);
   } finally {

@@ -16,7 +16,14 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alterationOf, requestScope } from '../src/mutations/alteration.js';
 import { generateMutations, type Mutation } from '../src/mutations/generate.js';
-import { flagsOf, readPacts, runMutations } from '../src/mutations/harness.js';
+import {
+  flagsOf,
+  type MutationResult,
+  readPacts,
+  runMutations,
+  type StandInRun,
+  withUnobservable,
+} from '../src/mutations/harness.js';
 import {
   cleanupOutcome,
   killedRunMutations,
@@ -705,5 +712,49 @@ describe('a run killed or stopped mid-arranging, then --cleanup', { timeout: 180
       // A stop is never the vendor's fault: its report holds no FAILED.
       failed: 0,
     });
+  });
+});
+
+describe('the nightly configuration', () => {
+  const result = (
+    name: string,
+    outcome: MutationResult['outcome'],
+    changed: string[] = [],
+  ): MutationResult => ({
+    name,
+    kind: 'status',
+    harmful: true,
+    outcome,
+    exitCode: outcome === 'caught' ? 1 : 0,
+    totals: undefined,
+    changed,
+    leftOpen: false,
+    ledgerKept: false,
+    unsaid: false,
+    seconds: 1,
+  });
+  const baseline = {
+    report: {
+      interactions: [
+        {
+          version: 'v1',
+          description: 'a request to cancel an order in production',
+          verdict: 'not-verifiable',
+        },
+        { version: 'v1', description: 'a request to cancel an order with a reason', verdict: 'verified' },
+      ],
+    },
+  } as unknown as StandInRun;
+
+  it('tells a missed mutation seen only through a control surface from a false green, by what it changed with one', () => {
+    const withControl = [
+      result('in production', 'caught', ['v1 a request to cancel an order in production: verified → failed']),
+      result('with a reason', 'caught', ['v1 a request to cancel an order with a reason: verified → failed']),
+    ];
+    const nightly = [result('in production', 'missed'), result('with a reason', 'missed')];
+    const scopes = { 'in production': 'v1', 'with a reason': 'v1' };
+    expect(
+      withUnobservable(nightly, withControl, { v1: baseline }, scopes).map((each) => each.unobservable),
+    ).toEqual([['v1 a request to cancel an order in production'], []]);
   });
 });

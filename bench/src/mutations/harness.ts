@@ -56,6 +56,12 @@ export interface MutationResult {
   /** More orders open at the sample API than the run's report says are open: left open unsaid. */
   readonly unsaid: boolean;
   readonly seconds: number;
+  /**
+   * In the nightly configuration, for a harmful mutation the run did not catch: the interactions
+   * it changes when the control surface is declared that are not verified without one (a state
+   * only the control surface makes). None left: a false green.
+   */
+  readonly unobservable?: readonly string[];
 }
 
 export interface StandInRun {
@@ -80,6 +86,12 @@ export interface HarnessOptions {
   readonly creationTimeoutMs?: number;
   /** Orders each credential set gets before a run, beyond the seeds (default `EXTRA_ORDERS`). */
   readonly extraOrders?: number;
+  /**
+   * Whether the runs declare the stand-in's control surface (default true). Without it, a run is
+   * the nightly job's: a sample-data set as the vendor gives it, where the sample-data probe may
+   * excuse what the target answers whatever it is asked, and the baseline tells what regressed.
+   */
+  readonly control?: boolean;
 }
 
 /**
@@ -171,7 +183,14 @@ export function verifyStandIn(
     const { io } = captureIo({ cwd: dir, env });
     const exitCode = await runVerify(
       [
-        ...['--base-url', url, '--mode', 'sample', '--control', '--quiet'],
+        ...[
+          '--base-url',
+          url,
+          '--mode',
+          'sample',
+          ...(options.control === false ? [] : ['--control']),
+          '--quiet',
+        ],
         ...['--pact', options.pacts, '--report-dir', dir, '--ledger', join(dir, 'ledger.jsonl')],
         // The sample API processes an order in 50 ms: poll it as the embedded run does.
         ...['--poll-interval', '50', '--creation-timeout', String(options.creationTimeoutMs ?? 30_000)],
@@ -308,6 +327,29 @@ export async function runMutations(
     return result;
   });
   return { results, unaltered, baseline };
+}
+
+/**
+ * `nightly` (runs without `--control`) with each harmful mutation it did not catch told apart: the
+ * interactions the same mutation changed with the control surface (`withControl`) that the unaltered
+ * run without it (`unaltered`, by version scope) did not verify. Those only a control surface makes
+ * observable; a mutation with none of them is a false green.
+ */
+export function withUnobservable(
+  nightly: readonly MutationResult[],
+  withControl: readonly MutationResult[],
+  unaltered: Readonly<Record<string, StandInRun>>,
+  scopes: Readonly<Record<string, string>>,
+): MutationResult[] {
+  const changedWithControl = new Map(withControl.map((result) => [result.name, result.changed]));
+  return nightly.map((result) => {
+    if (!result.harmful || result.outcome !== 'missed') return result;
+    const baseline = verdicts(unaltered[scopes[result.name] ?? 'any']?.report);
+    const unobservable = (changedWithControl.get(result.name) ?? [])
+      .map((change) => change.slice(0, change.indexOf(': ')))
+      .filter((key) => baseline.get(key) !== 'verified');
+    return { ...result, unobservable };
+  });
 }
 
 /** `each` of `items`, `concurrency` at a time; the results in the items' order. */

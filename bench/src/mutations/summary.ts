@@ -22,6 +22,8 @@ export interface MutationSummary {
   readonly killedRuns?: readonly KilledRunResult[];
   /** The same runs stopped by SIGTERM instead: their own teardown, then `--cleanup` (absent in older summaries). */
   readonly stoppedRuns?: readonly KilledRunResult[];
+  /** Every mutation again in the nightly configuration, without `--control` (absent in older summaries). */
+  readonly nightly?: readonly MutationResult[];
 }
 
 const percent = (part: number, whole: number) =>
@@ -113,11 +115,49 @@ export function renderSection(summary: MutationSummary): string {
     `### Neither caught nor green: exit 2 or 3 (${f.neither.length})`,
     '',
     ...(f.neither.length ? f.neither.map(line) : ['None.']),
+    ...nightlyLines(summary.nightly ?? []),
     ...killedRunLines(summary.killedRuns ?? []),
     ...stoppedRunLines(summary.stoppedRuns ?? []),
     SECTION_END,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The nightly configuration's part: a harmful mutation is caught, or observable only through a state
+ * the control surface makes (said, with those interactions); any other green is a false green.
+ */
+function nightlyLines(results: readonly MutationResult[]): string[] {
+  if (results.length === 0) return [];
+  const f = figures(results);
+  const hidden = f.missed.filter((result) => (result.unobservable ?? []).length > 0);
+  const falseGreens = f.missed.filter((result) => (result.unobservable ?? []).length === 0);
+  const lostBy = (outcome: MutationResult['outcome']) =>
+    f.lost.filter((result) => result.outcome === outcome).length;
+  const line = (result: MutationResult) =>
+    `- ${result.name}: with the control surface it changes ${result.unobservable?.join('; ')}, not verifiable without one`;
+  return [
+    '',
+    `### The nightly configuration: every mutation again without \`--control\` (${results.length})`,
+    '',
+    'The nightly job verifies a sample-data set, which has no control surface: the same runs without `--control`, so that',
+    'the sample-data probe may excuse what the target answers whatever it is asked, and each run takes the unaltered',
+    "stand-in's report without `--control` as its `--baseline`. A harmful mutation must make the night red (a FAILED",
+    'verdict, or a regression against the baseline), unless every interaction it changes with the control surface is one',
+    'only the control surface makes verifiable; any other green night is a false green.',
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| harmful mutations caught | ${f.caught.length} of ${f.harmful} |`,
+    `| harmful mutations observable only through a control surface | ${hidden.length} |`,
+    `| harmful mutations missed otherwise (false greens) | ${names(falseGreens)} |`,
+    `| harmless changes that failed the night (false alarms) | ${names(f.falseAlarms)} |`,
+    `| runs that lost answers: green, unavailable, FAILED | ${lostBy('green')}, ${lostBy('unavailable')}, ${lostBy('false alarm')} of ${f.lost.length} |`,
+    `| runs that ended 2 or 3 (neither) | ${names(f.neither)} |`,
+    `| runs that left more orders open than their report says (unsaid) | ${names(f.unsaid)} |`,
+    '',
+    ...(hidden.length ? hidden.map(line) : []),
+  ];
 }
 
 /** The killed runs' part of the section: every cleanup must leave nothing open, or say what it left. */
