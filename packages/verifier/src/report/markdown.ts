@@ -5,7 +5,6 @@ import {
   changeSections,
   changesHeadline,
   DRIFT_HEADING,
-  failedWithoutBreak,
   LISTED,
   LOOKS,
   matrixRows,
