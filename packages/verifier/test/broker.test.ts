@@ -6,16 +6,20 @@ import { fixturePact } from './helpers/fixture-pact.js';
 
 const TOKEN = 'broker-token-3c9e1f';
 
+/** A stub broker holding the fixture pacts of both versions, as `options` make it behave. */
+const brokerWithPacts = (options?: Parameters<typeof startStubBroker>[1]) =>
+  startStubBroker(
+    { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
+    options,
+  );
+
 describe('the verifier with a Pact Broker', () => {
   let space: Awaited<ReturnType<typeof workspace>>;
   let broker: Awaited<ReturnType<typeof startStubBroker>>;
 
   beforeAll(async () => {
     space = await workspace();
-    broker = await startStubBroker({
-      'print-order-api-v1': fixturePact('v1'),
-      'print-order-api-v2': fixturePact('v2'),
-    });
+    broker = await brokerWithPacts();
   });
   afterAll(async () => {
     await broker.close();
@@ -72,10 +76,7 @@ describe('the verifier with a Pact Broker', () => {
   });
 
   it('reads a broker that gzips its answers unasked: pacts fetched, results published', async () => {
-    const gzipping = await startStubBroker(
-      { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
-      { gzip: true },
-    );
+    const gzipping = await brokerWithPacts({ gzip: true });
     try {
       await verifyFromBroker(gzipping.url, 'gzip-reports', {}, ['--provider-version', '2.4.1']);
       expect(
@@ -87,10 +88,7 @@ describe('the verifier with a Pact Broker', () => {
   });
 
   it('waits out a broker that answers each request 429 first, as the target is waited out: green, the 429s reported', async () => {
-    const throttling = await startStubBroker(
-      { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
-      { throttleOnce: { retryAfter: 0 } },
-    );
+    const throttling = await brokerWithPacts({ throttleOnce: { retryAfter: 0 } });
     try {
       const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: throttling.url } });
       const code = await runVerify(
@@ -112,10 +110,7 @@ describe('the verifier with a Pact Broker', () => {
   });
 
   it("stops on a signal while it waits out a broker that asked for 20 s, with the signal's status", async () => {
-    const throttling = await startStubBroker(
-      { 'print-order-api-v1': fixturePact('v1'), 'print-order-api-v2': fixturePact('v2') },
-      { throttleOnce: { retryAfter: 20 } },
-    );
+    const throttling = await brokerWithPacts({ throttleOnce: { retryAfter: 20 } });
     try {
       const stop = new AbortController();
       const output = captureIo({
@@ -138,10 +133,7 @@ describe('the verifier with a Pact Broker', () => {
   });
 
   it("sends the broker's credentials to its own origin only, and says so when its links point elsewhere", async () => {
-    const elsewhere = await startStubBroker({
-      'print-order-api-v1': fixturePact('v1'),
-      'print-order-api-v2': fixturePact('v2'),
-    });
+    const elsewhere = await brokerWithPacts();
     // Another broker at an origin of its own, whose index links to the first one.
     const front = await startStubBroker({}, { linksTo: elsewhere.url });
     try {
