@@ -190,14 +190,15 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     const started = Date.now();
     let pause = intervalMs;
     let lastMessage: string | undefined;
+    /** The last read was throttled: the order was not shown missing, only not read in time. */
+    let throttled = false;
     for (;;) {
       try {
         return await this.getOrder(uuid, { signal, deadline: started + timeoutMs });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         // Throttled past what the retry budget allowed, near the bound: the order is not readable in time.
-        const throttled =
-          error.status === 429 || (error.status === 503 && error.retryAfterSeconds !== undefined);
+        throttled = error.status === 429 || (error.status === 503 && error.retryAfterSeconds !== undefined);
         if (error.status !== 404 && !throttled) throw error;
         if (error.status === 404) lastMessage = error.vendorMessage;
         // The docs name no key for the message, so the whole answer is searched.
@@ -205,7 +206,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
           throw new OrderCreationFailedError(uuid, lastMessage ?? bodyText(error.body));
       }
       const waited = Date.now() - started;
-      if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage);
+      if (waited + pause > timeoutMs) throw new OrderWaitTimeoutError(uuid, waited, lastMessage, throttled);
       // A caller's abort during this wait is a `TransportError`, as it is during a request.
       await sleep(pause, undefined, { signal }).catch((cause: unknown) => {
         const path = `${this.#options.basePath}${expandPath(operations.getOrder.path, uuid)}`;

@@ -52,7 +52,8 @@ describe.each(API_VERSIONS)('waitForOrder in %s', (apiVersion) => {
       .waitForOrder(ORDER_UUID, { timeoutMs: 1_500, ...quick })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OrderWaitTimeoutError);
-    expect(error).toMatchObject({ uuid: ORDER_UUID, lastMessage: 'Order not found' });
+    // Throttled to the end: not shown missing, and the error says so.
+    expect(error).toMatchObject({ uuid: ORDER_UUID, lastMessage: 'Order not found', throttled: true });
   });
 
   it('gives up with OrderWaitTimeoutError after its bound, keeping the last message', async () => {
@@ -63,7 +64,7 @@ describe.each(API_VERSIONS)('waitForOrder in %s', (apiVersion) => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OrderWaitTimeoutError);
     expect(isOrderWaitTimeoutError(error)).toBe(true);
-    expect(error).toMatchObject({ uuid: ORDER_UUID, lastMessage: 'Order not found' });
+    expect(error).toMatchObject({ uuid: ORDER_UUID, lastMessage: 'Order not found', throttled: false });
     expect(api.server.requests.length).toBeGreaterThanOrEqual(1);
     expect(new Set(api.server.requests.map((request) => request.path))).toEqual(
       new Set([`/api/orders/${ORDER_UUID}`]),

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { SampleApi } from '@print-contracts/sample-api';
-import { captureIo, cliEnv, workspace } from '@print-contracts/test-support';
+import { captureIo, cliEnv, startAlteringProxy, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunReport, runVerify } from '../src/index.js';
 import { runCli } from './helpers/cli.js';
@@ -221,3 +221,59 @@ describe.concurrent.each([
     });
   },
 );
+
+describe('the verify command against a vendor that throttles the reads of one order past its window', () => {
+  it('puts that order down to the target, not to a broken contract, while the others of its body read', {
+    timeout: 120_000,
+  }, async () => {
+    const space = await workspace();
+    await writeFixturePacts(space.path('pacts'), ['v2']);
+    const api = await sampleTarget();
+    let throttledUuid: string | undefined;
+    const tooMany = {
+      reply: {
+        status: 429,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"message":"Too many requests"}'),
+      },
+    };
+    // Every read of the first order created is answered 429, for good.
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) =>
+        throttledUuid !== undefined &&
+        request.method === 'GET' &&
+        request.path === `/api/orders/${throttledUuid}`
+          ? tooMany
+          : undefined,
+      response: (answer, request) => {
+        if (throttledUuid === undefined && request.method === 'POST' && request.path === '/api/orders') {
+          throttledUuid = (JSON.parse(answer.body.toString()) as { uuid?: string }).uuid;
+        }
+        return undefined;
+      },
+    });
+    try {
+      const reports = space.path('reports');
+      const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+      const code = await runVerify(
+        verifyArgs({
+          baseUrl: `${proxy.origin}/api`,
+          mode: 'sample',
+          pact: space.path('pacts'),
+          reports,
+          extra: ['--control', '--creation-timeout', '2000', '--poll-interval', '100'],
+        }),
+        output.io,
+      );
+      const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
+      expect(throttledUuid).toBeDefined();
+      expect(report.interactions.filter((item) => item.verdict === 'failed')).toEqual([]);
+      expect(report.totals.targetUnavailable).toBeGreaterThan(0);
+      expect(code).toBe(3);
+    } finally {
+      await proxy.close();
+      await api.close();
+      await space.remove();
+    }
+  });
+});

@@ -195,6 +195,7 @@ export function createdOrders(options: CreateOptions) {
       if (waited === DOOMED) throw new ArrangeError('not-run', 'not arranged: the run was stopped');
       // Readable: the replay shows the contract what the target answers for it.
       if (!isOrderWaitTimeoutError(waited)) return unknown('it became readable');
+      if (waited.throttled) throw throttledReads(uuid, waited);
       const witness = await readableWitness(version);
       if (!witness) {
         throw await noneReadable(
@@ -223,6 +224,7 @@ export function createdOrders(options: CreateOptions) {
       if (waited === DOOMED) throw new ArrangeError('not-run', 'not arranged: the run was stopped');
     }
     let order: OrderDetail | OrderCreationFailedError | OrderWaitTimeoutError = waited;
+    if (isOrderWaitTimeoutError(order) && order.throttled) throw throttledReads(uuid, order);
     if (order instanceof Error) {
       const what = isOrderCreationFailedError(order)
         ? `order ${uuid} failed creation ("${order.vendorMessage}")`
@@ -313,6 +315,13 @@ function waitBoard(progress: ((line: string) => void) | undefined) {
     },
   };
 }
+
+/** An order whose reads the target throttled to the end of its window: not shown missing, and throttling is no verdict. */
+const throttledReads = (uuid: string, timeout: OrderWaitTimeoutError) =>
+  new ArrangeError(
+    'target-unavailable',
+    `the target throttled the reads of order ${uuid} until its creation deadline (${seconds(timeout.waitedMs)})`,
+  );
 
 /** Crosses off a create the target refused (or the client never sent), or marks it unresolved; says why. */
 function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError {
