@@ -169,6 +169,27 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
   });
 });
 
+/**
+ * One run in sample mode against `baseUrl` (a stand-in in front of `api`), its control surface
+ * declared, the creation window cut to `windowMs` and polls to 100 ms: its exit status and report.
+ */
+async function quickRun(
+  space: Awaited<ReturnType<typeof workspace>>,
+  api: SampleApi,
+  baseUrl: string,
+  windowMs: number,
+) {
+  const reports = space.path('reports');
+  const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+  const extra = ['--control', '--creation-timeout', String(windowMs), '--poll-interval', '100'];
+  const code = await runVerify(
+    verifyArgs({ baseUrl, mode: 'sample', pact: space.path('pacts'), reports, extra }),
+    output.io,
+  );
+  const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
+  return { code, report };
+}
+
 // Each against a sample API of its own, side by side: their runs mostly wait.
 // A create is retried to its order's deadline, so 2.7 s of a 3 s window leave its wait nothing;
 // the others start later in the window, and are throttled 2 s from the first of them.
@@ -198,19 +219,7 @@ describe.concurrent.each([
       };
       const stand = await startFront(api.origin, { answer: throttle });
       try {
-        const reports = space.path('reports');
-        const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
-        const code = await runVerify(
-          verifyArgs({
-            baseUrl: stand.url,
-            mode: 'sample',
-            pact: space.path('pacts'),
-            reports,
-            extra: ['--control', '--creation-timeout', String(WINDOW_MS), '--poll-interval', '100'],
-          }),
-          output.io,
-        );
-        const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
+        const { code, report } = await quickRun(space, api, stand.url, WINDOW_MS);
         expect(report.interactions.filter((item) => item.verdict === 'failed')).toEqual([]);
         expect(code).toBe(0);
         expect(report.retries?.answers429).toBeGreaterThan(0);
@@ -255,19 +264,7 @@ describe('the verify command against a vendor that throttles the reads of one or
       },
     });
     try {
-      const reports = space.path('reports');
-      const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
-      const code = await runVerify(
-        verifyArgs({
-          baseUrl: `${proxy.origin}/api`,
-          mode: 'sample',
-          pact: space.path('pacts'),
-          reports,
-          extra: ['--control', '--creation-timeout', '2000', '--poll-interval', '100'],
-        }),
-        output.io,
-      );
-      const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8')) as RunReport;
+      const { code, report } = await quickRun(space, api, `${proxy.origin}/api`, 2_000);
       expect(throttledUuid).toBeDefined();
       expect(report.interactions.filter((item) => item.verdict === 'failed')).toEqual([]);
       expect(report.totals.targetUnavailable).toBeGreaterThan(0);
