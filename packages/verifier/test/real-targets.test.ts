@@ -55,6 +55,7 @@ describe('the verifier against third-party targets', () => {
         String(BOUND_MS),
         '--poll-interval',
         String(POLL_MS),
+        '--verbose',
       ]);
     });
     afterAll(async () => {
@@ -125,6 +126,33 @@ describe('the verifier against third-party targets', () => {
       expect(creates.length).toBeGreaterThan(replayedCreates);
       expect(firstCancelled).toBeGreaterThan(Math.max(...creates));
       expect(waitPollsAfterLastCreate).toBeGreaterThan(0);
+    });
+
+    it('replays the creates first, so that the vendor starts making their orders before anything else is sent', () => {
+      // `--verbose` prints each replayed request, in the order sent, with its interaction.
+      const replayed = run.stdout.split('\n').flatMap((line) => {
+        const sent = /^ +→ (v\d) \S+ \S+ → .*? {2}(.+)$/.exec(line);
+        return sent ? [{ version: sent[1], description: String(sent[2]) }] : [];
+      });
+      for (const version of ['v1', 'v2']) {
+        const firstWave = run.report.interactions.filter(
+          (item) => item.version === version && item.states === '',
+        );
+        const isCreate = new Set(
+          firstWave
+            .filter((item) => /^POST \/api\/orders\b/.test(item.request))
+            .map((item) => item.description),
+        );
+        const others = new Set(
+          firstWave.map((item) => item.description).filter((name) => !isCreate.has(name)),
+        );
+        const order = replayed.filter((sent) => sent.version === version).map((sent) => sent.description);
+        const lastCreate = order.findLastIndex((name) => isCreate.has(name));
+        const firstOther = order.findIndex((name) => others.has(name));
+        expect(Math.min(isCreate.size, others.size), version).toBeGreaterThan(1);
+        expect(lastCreate, version).toBeGreaterThan(-1);
+        expect(lastCreate, version).toBeLessThan(firstOther);
+      }
     });
   });
 

@@ -111,9 +111,10 @@ async function replayPact(
   // Publishing, Pact fetches the pact itself and filters it by description: an interaction kept
   // back that shares a description with a replayed one is refused at its state call.
   const descriptions = new Set(ready.map((item) => item.planned.interaction.description));
+  // Creates first: the teardown waits until the vendor has made their orders before it can cancel them.
   const replayed = publish
     ? items.filter((item) => descriptions.has(item.planned.interaction.description))
-    : ready;
+    : [...ready.filter((item) => item.planned.creates), ...ready.filter((item) => !item.planned.creates)];
   const sequence = new StateSequence(
     replayed.map((item) => ({
       id: item.planned.id,
