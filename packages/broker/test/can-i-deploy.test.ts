@@ -186,6 +186,25 @@ describe('pnpm can-i-deploy against a Pact Broker that answers', () => {
     }
   });
 
+  it('prints no broker credential the broker echoes in its refusal, a short password in its Basic header included', async () => {
+    const broker = await startStubBroker({}, { refuseWith: 401 });
+    try {
+      // A password too short for its bytes alone to show in base64 beside the user name.
+      const env = { PACT_BROKER_USERNAME: 'ops', PACT_BROKER_PASSWORD: 'Hunt3r' };
+      const output = captureIo({ cwd: space.dir, env });
+      const status = await runCanIDeploy(['--broker-base-url', broker.url, '--version', '1'], output.io);
+      expect(status).toBe(BROKER_EXIT_CODES.failed);
+      const basic = Buffer.from('ops:Hunt3r').toString('base64');
+      expect(broker.requests[0]?.authorization).toBe(`Basic ${basic}`);
+      const printed = output.stdout() + output.stderr();
+      expect(printed).toContain('refused by the stub');
+      expect(printed).not.toContain(basic.replace(/=+$/, ''));
+      expect(printed).not.toContain('Hunt3r');
+    } finally {
+      await broker.close();
+    }
+  });
+
   it.each([
     { given: ['--version'], want: /^@print-contracts\/broker \d+\.\d+\.\d+\n$/ },
     { given: ['--help'], want: /^Usage: pnpm can-i-deploy/ },

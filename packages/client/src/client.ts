@@ -427,10 +427,14 @@ function safeCause(error: unknown, secrets: readonly string[]): unknown {
   return Object.assign(copy, { code });
 }
 
-/** Whether a string, or a Buffer or own property (a few levels down), holds a secret. */
+/** Whether a string, or a Buffer or own property (a few levels down), holds a secret in any form `redact` knows. */
 function mentions(value: unknown, secrets: readonly string[], depth = 0): boolean {
-  if (typeof value === 'string') return secrets.some((secret) => secret !== '' && value.includes(secret));
-  if (Buffer.isBuffer(value)) return mentions(value.toString('latin1'), secrets, depth);
+  if (typeof value === 'string') return redact(value, secrets) !== value;
+  if (Buffer.isBuffer(value)) {
+    return (
+      mentions(value.toString('utf8'), secrets, depth) || mentions(value.toString('latin1'), secrets, depth)
+    );
+  }
   if (value === null || typeof value !== 'object' || depth > 3) return false;
   return Object.getOwnPropertyNames(value).some((key) =>
     mentions((value as Record<string, unknown>)[key], secrets, depth + 1),

@@ -48,7 +48,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * parse may still carry a password.
  */
 export function withoutUserInfo(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1…@');
+  // Up to the last `@`: a password may hold `/`, `?`, `#` or `@` itself, and a URL may lack its scheme.
+  return url.replace(/^(\s*[a-z][a-z0-9+.-]*:[\\/]*)?.*@/is, (_all, scheme = '') => `${scheme}…@`);
 }
 
 /** Checks the options and fills in defaults; a bad option is a `ConfigurationError` naming it. */

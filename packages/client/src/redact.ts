@@ -63,10 +63,11 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
   return (text) => redactForms(text, forms);
 }
 
-function redactForms(text: string, { any, forms }: Forms): string {
+function redactForms(text: string, { any, spelled, forms }: Forms): string {
   if (!any?.test(text)) return text;
-  // A pass per form, longest first: a longer form that overlaps a shorter one goes whole.
+  // A pass per secret, then per fixed form, longest first: a longer one that overlaps a shorter goes whole.
   let out = text;
+  for (const pattern of spelled) out = out.replace(pattern, REDACTED);
   for (const form of forms) out = out.split(form).join(REDACTED);
   return out;
 }
@@ -84,7 +85,11 @@ export function redactBuffer(body: Buffer, secrets: readonly string[]): Buffer {
  * of the HAR record, where most hold no secret (a pass per form there cost a run a tenth of its
  * time).
  */
-type Forms = { readonly any?: RegExp; readonly forms: readonly string[] };
+type Forms = {
+  readonly any?: RegExp;
+  readonly spelled: readonly RegExp[];
+  readonly forms: readonly string[];
+};
 const FORMS = new Map<string, Forms>();
 function formsOf(secrets: readonly string[]): Forms {
   // By content, not by the list: a run adds the target's secrets to its list once it knows them.
@@ -94,13 +99,66 @@ function formsOf(secrets: readonly string[]): Forms {
     const forms = [...new Set(secrets.flatMap((secret) => secretForms(secret)))].sort(
       (a, b) => b.length - a.length,
     );
-    const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    found = forms.length === 0 ? { forms } : { any: new RegExp(escaped.join('|')), forms };
+    const spelled = [...new Set(secrets.filter((secret) => secret.length > 0))]
+      .sort((a, b) => b.length - a.length)
+      .map((secret) => [...secret].map(spellings).join(''));
+    const sources = [...spelled, ...forms.map(escapeRegExp)];
+    found =
+      sources.length === 0
+        ? { spelled: [], forms }
+        : {
+            any: new RegExp(sources.join('|')),
+            spelled: spelled.map((source) => new RegExp(source, 'g')),
+            forms,
+          };
     // A process sees a handful of lists; the bound only guards against a caller that varies them.
     if (FORMS.size >= 64) FORMS.clear();
     FORMS.set(key, found);
   }
   return found;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `[aA]` for a letter: hex digits in either case. */
+const anyCase = (hex: string) =>
+  [...hex].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+
+/** JSON's short escapes and the HTML entities a server may write for a character, as text. */
+const ESCAPES: Readonly<Record<string, readonly string[]>> = {
+  '"': ['\\"', '&quot;'],
+  '\\': ['\\\\'],
+  '/': ['\\/'],
+  '\b': ['\\b'],
+  '\f': ['\\f'],
+  '\n': ['\\n'],
+  '\r': ['\\r'],
+  '\t': ['\\t'],
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  "'": ['&apos;'],
+  ' ': ['+'],
+};
+
+/**
+ * A pattern for every spelling of one character in text a server may echo: as it is,
+ * percent-encoded in either case (a URL, a form, where a space may also be `+`), a JSON `\uXXXX`
+ * or short escape (`\/` as PHP writes a slash), an HTML entity. A secret is its characters'
+ * patterns in a row, so a mix of spellings is found too.
+ */
+function spellings(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  const units = [...Array(char.length).keys()].map((index) => char.charCodeAt(index));
+  const alternatives = [
+    escapeRegExp(char),
+    [...Buffer.from(char, 'utf8')].map((byte) => `%${anyCase(byte.toString(16).padStart(2, '0'))}`).join(''),
+    units.map((unit) => `\\\\u${anyCase(unit.toString(16).padStart(4, '0'))}`).join(''),
+    `&#0*${code};`,
+    `&#[xX]0*${anyCase(code.toString(16))};`,
+    ...(ESCAPES[char] ?? []).map(escapeRegExp),
+  ];
+  return `(?:${alternatives.join('|')})`;
 }
 
 /**

@@ -146,6 +146,18 @@ describe('the client options', () => {
 
 describe('a ConfigurationError names the option that is wrong', () => {
   it.each([
+    ['a password holding ?', 'https://ci:Pa55?w0rdX@api example.com/api'],
+    ['a password holding # and /', 'https://ci:Pa#5/w0rdX@api example.com/api'],
+    ['a password holding @', 'https://ci:Pa@5w0rdX@api example.com/api'],
+    ['no scheme', '//ci:Pa55w0rdX@api example.com/api'],
+    ['a space before it', ' https://ci:Pa55w0rdX@api example.com/api'],
+  ])('shows no password of a baseUrl that is not a URL, with %s', (_what, baseUrl) => {
+    const error = configurationError({ ...credentials, baseUrl });
+    expect(error.message).toMatch(/^baseUrl ".*…@api example\.com\/api" is not a URL/);
+    expect(error.message).not.toMatch(/w0rdX|Pa55|Pa#|Pa@/);
+  });
+
+  it.each([
     ['a baseUrl that is not a URL', { baseUrl: 'api.printdeal.com/api' }, 'baseUrl'],
     ['a baseUrl that is not http', { baseUrl: 'ftp://127.0.0.1/api' }, 'baseUrl'],
     ['a baseUrl with credentials in it', { baseUrl: 'https://user:pw@127.0.0.1/api' }, 'baseUrl'],

@@ -30,7 +30,13 @@ const secrets = [
 
 /** Every form in which `secret` could show up in a string: as is, JSON-escaped, inspect-escaped. */
 function leaks(text: string, secret: string): boolean {
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), inspect(secret).slice(1, -1)];
+  const forms = [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    inspect(secret).slice(1, -1),
+    Buffer.from(secret).toString('base64').replace(/=+$/, ''),
+    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+  ];
   return forms.some((form) => text.includes(form));
 }
 
@@ -159,6 +165,14 @@ const scenarios: Scenario[] = [
   {
     what: 'a TransportError of an unparsable answer whose bad header holds the secret',
     handler: rawEcho((secret) => `HTTP/1.1 500 Oops\r\nX-Echo: \x01${secret}\r\n\r\n`),
+    options: { retry: { retries: 0 } },
+    call: (client) => client.getOrder(ORDER_ID),
+  },
+  {
+    what: 'a TransportError of an unparsable answer whose bad header holds the secret in base64',
+    handler: rawEcho(
+      (secret) => `HTTP/1.1 500 Oops\r\nX-Echo: \x01${Buffer.from(secret).toString('base64')}\r\n\r\n`,
+    ),
     options: { retry: { retries: 0 } },
     call: (client) => client.getOrder(ORDER_ID),
   },
@@ -300,6 +314,53 @@ describe('secretForms', () => {
     const secret = 'p"a\\ss%wörd/+?>-7c1d';
     const text = `echo: ${encode(Buffer.from(secret))}.`;
     expect(redact(text, [secret])).toBe(`echo: ${REDACTED}.`);
+  });
+
+  it.each([
+    [
+      'lower-case percent-encoding',
+      (secret: string) => encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    ],
+    [
+      'form encoding (a space as +, ~ as %7E)',
+      (secret: string) => new URLSearchParams({ s: secret }).toString().slice(2),
+    ],
+    [
+      'JSON with every slash escaped, as PHP writes it',
+      (secret: string) => JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/'),
+    ],
+    [
+      'JSON with & < > as \\u escapes, as Go writes it',
+      (secret: string) =>
+        JSON.stringify(secret)
+          .slice(1, -1)
+          .replace(/[&<>]/g, (char) => `\\u00${char.charCodeAt(0).toString(16)}`),
+    ],
+    [
+      'HTML entities',
+      (secret: string) => secret.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;'),
+    ],
+    [
+      'numeric HTML entities, decimal and hex',
+      (secret: string) => secret.replace(/[/&]/g, (char) => (char === '/' ? '&#47;' : '&#x26;')),
+    ],
+    [
+      'a mix: percent-encoded, then JSON-escaped in an error body',
+      (secret: string) =>
+        JSON.stringify(encodeURIComponent(secret.slice(0, 6)) + secret.slice(6)).slice(1, -1),
+    ],
+  ])('redacts a secret a server echoes in %s', (_what, encode) => {
+    const secret = 'Sk/9+q&r~Z t7"<-distinctive';
+    const encoded = encode(secret);
+    expect(encoded).not.toContain(secret);
+    expect(redact(`echo: ${encoded}.`, [secret])).toBe(`echo: ${REDACTED}.`);
+    expect(redactor([secret])(`echo: ${encoded}.`)).toBe(`echo: ${REDACTED}.`);
+  });
+
+  it('leaves text alone that spells only part of a secret, in any encoding', () => {
+    const secret = 'Sk/9+q&r~Zt7-distinctive';
+    const text = 'Sk%2F9%2Bq%26r~Zt7-distinct and Sk&#47;9';
+    expect(redact(text, [secret])).toBe(text);
   });
 
   it('redacts a longer form whole where a shorter form of another listed secret lies inside it', () => {

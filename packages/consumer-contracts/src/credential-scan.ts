@@ -1,5 +1,5 @@
 import { ENV, SECRET_HEADER, USER_ID_HEADER, UUID_PATTERN } from '@print-contracts/client';
-import { PLACEHOLDER_CREDENTIALS, secretForms, WRONG_SECRET } from '@print-contracts/client/kit';
+import { PLACEHOLDER_CREDENTIALS, redact, WRONG_SECRET } from '@print-contracts/client/kit';
 
 /** Something in a contract file that looks like a credential. Never holds the value itself. */
 export interface CredentialFinding {
@@ -48,7 +48,7 @@ const PATTERN_KEYS = new Set(['regex', 'expression']);
  * headers holding anything but the placeholders (or the deliberate wrong secret), other
  * credential headers or fields at all, bearer/basic values, JWTs, long token-like strings,
  * and any of `secrets` (say, PRINT_API_SECRET's value) anywhere in the text, in any of the
- * forms the client's `redact` knows (JSON-escaped, percent-encoded, base64).
+ * forms the client's `redact` knows (JSON-escaped, percent-encoded, base64, HTML).
  */
 export function scanForCredentials(
   files: ReadonlyMap<string, string>,
@@ -58,7 +58,7 @@ export function scanForCredentials(
   for (const [file, text] of files) {
     const report = (where: string, reason: string) => findings.push({ file, where, reason });
     for (const secret of secrets) {
-      if (secretForms(secret.value).some((form) => text.includes(form))) {
+      if (redact(text, [secret.value]) !== text) {
         report('(text)', `holds the value of ${secret.source}`);
       }
     }

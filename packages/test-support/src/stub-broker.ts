@@ -23,7 +23,7 @@ export async function startStubBroker(
   options: {
     /** What `GET /matrix` (can-i-deploy) answers; default deployable. */
     deployable?: boolean;
-    /** Answer every request with this status instead, as a broker refusing us would. */
+    /** Answer every request with this status instead, as a broker refusing us would, its body naming the credentials. */
     refuseWith?: number;
     /** Send every answer gzip-encoded, asked or not (a broker behind a compressing proxy). */
     gzip?: boolean;
@@ -57,7 +57,12 @@ export async function startStubBroker(
       res.writeHead(status, { 'content-type': 'application/hal+json', 'content-encoding': 'gzip' });
       res.end(gzipSync(body));
     };
-    if (options.refuseWith !== undefined) return send(options.refuseWith, { error: 'refused by the stub' });
+    if (options.refuseWith !== undefined) {
+      // It names the credentials it refused, as some brokers' error pages do: nothing may print them.
+      return send(options.refuseWith, {
+        error: `refused by the stub: ${req.headers.authorization ?? 'none'}`,
+      });
+    }
     if (options.throttleOnce && !throttled.has(`${req.method} ${path}`)) {
       throttled.add(`${req.method} ${path}`);
       const retryAfter = String(options.throttleOnce.retryAfter);

@@ -444,6 +444,26 @@ describe('observeDrift', () => {
     ]);
   });
 
+  it.each([
+    [
+      'a property the document does not describe',
+      (filler: string) => `{"debug":"${filler} key=${SECRET.replaceAll('"', '\\"')}"}`,
+    ],
+    ['an answer that is not JSON', (filler: string) => `${filler} key=${SECRET}`],
+  ])('shows no part of a secret in the example of %s, wherever the example is cut', (_what, body) => {
+    // The example is cut at 80 characters: each filler puts the cut at another character of the secret.
+    for (let filler = 60; filler < 80; filler++) {
+      const findings = observeDrift([answer(200, body('.'.repeat(filler)))], documents, {
+        basePath: '/api',
+        secrets: [SECRET],
+        dir: 'openapi',
+      }).findings;
+      const shown = findings.map((finding) => `${finding.example} ${finding.text}`).join('\n');
+      expect(findings.length).toBeGreaterThan(0);
+      expect(shown, `filler ${filler}`).not.toMatch(/drift-S|Secret/);
+    }
+  });
+
   it('reports a property nested deeper than JSON.stringify can go, without throwing', () => {
     // JSON.parse reads 100,000 levels; writing them back overflowed the stack and ended the run
     // with exit 2. Node 26's JSON.stringify writes them back, so there the example is shown, shortened.

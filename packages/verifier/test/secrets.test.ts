@@ -12,11 +12,22 @@ import { front, sampleTarget, verifyArgs } from './helpers/targets.js';
 const SECRET = 'Zq7"dist\\inct%ive-main-4f1c9e';
 const OTHER_SECRET = 'Wx3-distinctive-other-secret-8b2d0a';
 
-/** Every form either secret can take in what the kit writes: raw, JSON-escaped, percent-encoded, base64. */
-const FORMS = [...secretForms(SECRET, ['scan-user']), ...secretForms(OTHER_SECRET, ['scan-other-user'])];
+/** A secret as servers of other stacks spell it: lower-case percent-encoding, a form, HTML. */
+const spelled = (secret: string) => ({
+  'x-echo-percent-lower': encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+  'x-echo-form': new URLSearchParams({ s: secret }).toString().slice(2),
+  'x-echo-html': secret.replaceAll('"', '&quot;'),
+});
+
+/** Every form either secret can take in what the kit writes: raw, JSON-escaped, percent-encoded, base64, HTML. */
+const FORMS = [
+  ...secretForms(SECRET, ['scan-user']),
+  ...secretForms(OTHER_SECRET, ['scan-other-user']),
+  ...Object.values(spelled(SECRET)),
+];
 const leaks = (text: string) => FORMS.filter((form) => text.includes(form));
 
-/** The secret as a server's debug output might echo it: as it is, in hex, base64url, inside a longer base64 value. */
+/** The secret as a server's debug output might echo it: as it is, in hex, base64url, inside a longer base64 value, spelled. */
 const echoes = (secret: string) => {
   const bytes = Buffer.from(secret);
   return {
@@ -24,6 +35,7 @@ const echoes = (secret: string) => {
     'x-echo-hex': bytes.toString('hex'),
     'x-echo-base64url': bytes.toString('base64url'),
     'x-echo-token': Buffer.from(`tok:${secret};exp=1`).toString('base64'),
+    ...spelled(secret),
   };
 };
 
@@ -116,7 +128,7 @@ describe('the verify command with a distinctive secret', () => {
     expect(await readFile(space.path('reports', 'pact-verifier-output.txt'), 'utf8')).toContain('[REDACTED]');
     // The HAR holds the leaky answers that echoed the secret, scrubbed.
     const har = await readFile(space.path('reports', 'verify-exchanges.har'), 'utf8');
-    for (const header of ['x-echo-secret', 'x-echo-hex', 'x-echo-base64url', 'x-echo-token']) {
+    for (const header of Object.keys(echoes(SECRET))) {
       expect(har).toContain(header);
     }
     expect(har).toContain('[REDACTED]');

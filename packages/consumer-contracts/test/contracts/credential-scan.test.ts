@@ -64,6 +64,20 @@ describe('scanForCredentials', () => {
     ]);
   });
 
+  it.each([
+    ['percent-encoded, lower case', 'correct%20horse%2fbattery%20staple'],
+    ['form-encoded', 'correct+horse%2Fbattery+staple'],
+    ['JSON-escaped as PHP and Go write it', 'correct\\u0020horse\\/battery\\u0020staple'],
+  ])('flags the value of PRINT_API_SECRET %s', (_how, spelled) => {
+    const secrets = secretsFromEnv({ [ENV.secret]: 'correct horse/battery staple' });
+    const files = new Map([['pact.json', `{"interactions":[],"note":"${spelled}"}`]]);
+    expect(scanForCredentials(files, secrets)).toContainEqual({
+      file: 'pact.json',
+      where: '(text)',
+      reason: `holds the value of ${ENV.secret}`,
+    });
+  });
+
   it('flags token-like strings in bodies and fields named like credentials', () => {
     const findings = scanForCredentials(
       contract(PLACEHOLDER_HEADERS, {

@@ -101,13 +101,19 @@ export function observeDrift(
     const base = { operation: operation.operationId, version, status: response.status };
     const seen = new Map<string, Omit<DriftFinding, 'answers' | 'text'>>();
     for (const issue of answerIssues(document, operation, response)) {
-      const example = issue.example ?? (issue.value === undefined ? undefined : exampleOf(issue.value));
+      // Redacted whole, then shortened: a cut first could leave the start of a secret.
+      const example =
+        issue.example !== undefined
+          ? shorten(clean(issue.example))
+          : issue.value === undefined
+            ? undefined
+            : exampleOf(issue.value, clean);
       const finding = {
         ...base,
         kind: issue.kind,
         path: clean(issue.path),
-        ...(example === undefined ? {} : { example: clean(example) }),
-        ...(issue.allowed === undefined ? {} : { allowed: clean(shorten(issue.allowed)) }),
+        ...(example === undefined ? {} : { example }),
+        ...(issue.allowed === undefined ? {} : { allowed: shorten(clean(issue.allowed)) }),
       };
       if (!seen.has(driftIdentity(finding))) seen.set(driftIdentity(finding), finding);
     }
@@ -137,8 +143,10 @@ function answerIssues(
   try {
     value = JSON.parse(text);
   } catch {
-    const example = JSON.stringify(text.slice(0, EXAMPLE_CHARS));
-    return [{ kind: 'unexpected-type', path: '$', example, allowed: 'JSON' }];
+    // Far more than an example shows, so no secret the example could show is cut.
+    return [
+      { kind: 'unexpected-type', path: '$', value: text.slice(0, 64 * EXAMPLE_CHARS), allowed: 'JSON' },
+    ];
   }
   return schemaIssues(document.document, value, media.schema ?? {});
 }
@@ -146,10 +154,10 @@ function answerIssues(
 const shorten = (text: string) =>
   text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS - 1)}…` : text;
 
-/** A value as JSON, shortened; one nested deeper than `JSON.stringify` can go (a hostile answer) says so. */
-function exampleOf(value: unknown): string {
+/** A value as JSON, redacted, then shortened; one nested deeper than `JSON.stringify` can go (a hostile answer) says so. */
+function exampleOf(value: unknown, clean: (text: string) => string): string {
   try {
-    return shorten(JSON.stringify(value));
+    return shorten(clean(JSON.stringify(value)));
   } catch {
     return '(nested too deeply to show)';
   }

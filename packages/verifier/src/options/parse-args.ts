@@ -243,10 +243,14 @@ function brokerAuth(env: Env): BrokerAuth {
 }
 
 /** The broker secrets in the environment, as given and as `brokerAuth` sends them, to scrub from everything printed. */
-export const brokerSecrets = (env: Env): string[] =>
-  [env.PACT_BROKER_TOKEN, env.PACT_BROKER_TOKEN?.trim(), env.PACT_BROKER_PASSWORD].filter(
-    (value): value is string => Boolean(value),
+export const brokerSecrets = (env: Env): string[] => {
+  const { PACT_BROKER_TOKEN: token, PACT_BROKER_USERNAME: username, PACT_BROKER_PASSWORD: password } = env;
+  // The Basic header's value: a short password leaves too little of itself in it to be found alone.
+  const basic = [username, username?.trim()].map((name) =>
+    name && password ? Buffer.from(`${name}:${password}`).toString('base64') : undefined,
   );
+  return [token, token?.trim(), password, ...basic].filter((value): value is string => Boolean(value));
+};
 
 function brokerOptions(values: Values, env: Env) {
   const url = values['broker-url'] ?? env.PACT_BROKER_BASE_URL?.trim();
