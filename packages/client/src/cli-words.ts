@@ -2,6 +2,9 @@
  * What every command line of the kit says the same way: one usage line that points at `--help`,
  * and "did you mean" for a flag one or two keystrokes from a known one.
  */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
+type ParsedResults<T extends ParseArgsConfig> = ReturnType<typeof parseArgs<T>>;
 
 /** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`; flags are short, the table small. */
 function editDistance(a: string, b: string): number {
@@ -57,3 +60,22 @@ export function argsProblem(error: unknown, known: readonly string[]): string {
 /** The one usage error every command prints: `verify: <problem> (see pnpm verify --help)`. */
 export const usageLine = (command: string, problem: string) =>
   `${command}: ${problem} (see pnpm ${command} --help)\n`;
+
+/**
+ * `node:util`'s `parseArgs`, refusing an option given twice that takes one value: its last value
+ * would win unsaid (`--mode sample --mode live` would run live). The error reads like
+ * `parseArgs`' own, for `argsProblem`.
+ */
+export function parseArgsOnce<T extends ParseArgsConfig>(config: T): ParsedResults<T> {
+  const parsed = parseArgs({ ...config, tokens: true });
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option') continue;
+    const option = config.options?.[token.name];
+    if (option?.type !== 'string' || option.multiple) continue;
+    if (seen.has(token.name))
+      throw new Error(`Option '--${token.name}' is given more than once; give it once`);
+    seen.add(token.name);
+  }
+  return parsed as ParsedResults<T>;
+}

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { closestFlag } from '../src/cli-words.js';
-import { argsProblem, describeTransportFailure, usageLine } from '../src/kit.js';
+import { argsProblem, describeTransportFailure, parseArgsOnce, usageLine } from '../src/kit.js';
 
 const KNOWN = ['base-url', 'mode', 'only', 'verbose', 'version', 'strict', 'help'];
 
@@ -46,6 +46,36 @@ describe('argsProblem', () => {
 
   it('keeps the first line alone for an option close to none', () => {
     expect(problemOf(['--zzzzzzzz'])).not.toContain('did you mean');
+  });
+});
+
+describe('parseArgsOnce', () => {
+  const options = {
+    mode: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    verbose: { type: 'boolean' },
+  } as const;
+  const parse = (args: string[]) => parseArgsOnce({ args, options, strict: true });
+
+  it.each([[['--mode', 'sample', '--mode', 'live']], [['--mode=sample', '--mode', 'live']]])(
+    'refuses a one-value option given twice, %j, naming it',
+    (args) => {
+      let problem = 'parsed';
+      try {
+        parse(args);
+      } catch (error) {
+        problem = argsProblem(error, KNOWN);
+      }
+      expect(problem).toBe("Option '--mode' is given more than once; give it once");
+    },
+  );
+
+  it('takes a repeatable option and a repeated switch as parseArgs does', () => {
+    expect(parse(['--only', 'a', '--only', 'b', '--verbose', '--verbose', '--mode', 'live']).values).toEqual({
+      only: ['a', 'b'],
+      verbose: true,
+      mode: 'live',
+    });
   });
 });
 

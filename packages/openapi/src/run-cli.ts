@@ -1,8 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { argsProblem, usageLine } from '@print-contracts/client/kit';
+import { argsProblem, parseArgsOnce, usageLine } from '@print-contracts/client/kit';
 import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
@@ -66,7 +65,8 @@ const OPTIONS = {
   version: { type: 'boolean' },
 } as const;
 
-const parse = (args: string[]) => parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
+const parse = (args: string[]) =>
+  parseArgsOnce({ args, strict: true, allowPositionals: true, options: OPTIONS });
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 

@@ -1,12 +1,17 @@
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_VERSION_HEADER,
   SECRET_HEADER,
   USER_ID_HEADER,
   versionHeaderValue,
 } from '@print-contracts/client';
-import { argsProblem, type StopSources, untilStopped, usageLine } from '@print-contracts/client/kit';
+import {
+  argsProblem,
+  parseArgsOnce,
+  type StopSources,
+  untilStopped,
+  usageLine,
+} from '@print-contracts/client/kit';
 import { describeCatalogue } from './catalogue.js';
 import { CONTROL_BASE_PATH } from './control-surface.js';
 import {
@@ -87,7 +92,7 @@ function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' |
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   const parsed = (() => {
     try {
-      return parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS });
+      return parseArgsOnce({ args, strict: true, allowPositionals: false, options: OPTIONS });
     } catch (error) {
       throw new SampleApiConfigurationError(argsProblem(error, Object.keys(OPTIONS)));
     }

@@ -26,6 +26,11 @@ const CASES: readonly Case[] = [
     want: /Unknown option '--bogus' \(see pnpm verify --help\)/,
   },
   {
+    given: '--mode given twice, so that the last would win unsaid',
+    args: () => ['--base-url', 'https://127.0.0.1:9/api', '--mode', 'sample', '--mode', 'live'],
+    want: /^verify: Option '--mode' is given more than once; give it once \(see pnpm verify --help\)\n$/,
+  },
+  {
     given: 'a mistyped flag',
     args: () => ['--stirct'],
     want: /Unknown option '--stirct'; did you mean --strict\? \(see pnpm verify --help\)/,

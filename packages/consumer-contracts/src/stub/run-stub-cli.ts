@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import {
   API_VERSIONS,
   type ApiVersion,
@@ -10,6 +10,7 @@ import {
 } from '@print-contracts/client';
 import {
   argsProblem,
+  parseArgsOnce,
   STOP_SIGNALS,
   type StopSources,
   untilStopped,
@@ -66,7 +67,7 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   try {
     const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-    ({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS }));
+    ({ values } = parseArgsOnce({ args, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
     return fail(argsProblem(error, Object.keys(OPTIONS)));
   }

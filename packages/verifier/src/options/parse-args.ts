@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS } from '@print-contracts/client';
-import { argsProblem, isJsonObject, withoutUserInfo } from '@print-contracts/client/kit';
+import { argsProblem, isJsonObject, parseArgsOnce, withoutUserInfo } from '@print-contracts/client/kit';
 import { UsageError } from '../errors/index.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
@@ -80,7 +80,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   }
   let values: Values;
   try {
-    ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
+    ({ values } = parseArgsOnce({ args, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError(argsProblem(error, Object.keys(OPTIONS)));
   }
