@@ -75,6 +75,23 @@ describe('the verifier with a Pact Broker', () => {
     expect(output.stdout()).not.toContain(TOKEN);
   });
 
+  it('takes a --broker-url with spaces around it, as pasted, for the URL it is', async () => {
+    const earlier = broker.requests.length;
+    const output = captureIo({ cwd: space.dir, env: {} });
+    const code = await runVerify(
+      [
+        ...['--broker-url', ` ${broker.url}/ `, '--consumer-version-selector', '{"branch":"main"}'],
+        ...['--report-dir', space.path('spaced')],
+      ],
+      output.io,
+    );
+    expect(output.stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(broker.requests.slice(earlier).map((request) => `${request.method} ${request.path}`)).toContain(
+      'POST /pacts/provider/print-order-api-v1/for-verification',
+    );
+  });
+
   it('reads a broker that gzips its answers unasked: pacts fetched, results published', async () => {
     const gzipping = await brokerWithPacts({ gzip: true });
     try {

@@ -207,11 +207,10 @@ function checkHttpUrl(value: string, what: string, example: string, elsewhere: s
   return url;
 }
 
-/** A broker URL fit to print: http(s), and no credentials in it; without a trailing slash. */
+/** A broker URL fit to print: http(s), and no credentials in it; as parsed (no space around it), without a trailing slash. */
 export function checkBrokerUrl(value: string): string {
   const elsewhere = 'set PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD instead';
-  checkHttpUrl(value, 'the Pact Broker URL', '', elsewhere);
-  return value.replace(/\/+$/, '');
+  return checkHttpUrl(value, 'the Pact Broker URL', '', elsewhere).href.replace(/\/+$/, '');
 }
 
 /** The base URL without a trailing slash; it must end in `/api`, and use https in live mode. */
