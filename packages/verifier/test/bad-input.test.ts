@@ -135,6 +135,21 @@ const CASES: readonly Case[] = [
     want: /is for provider "someone-else"; the kit verifies print-order-api-v1 or print-order-api-v2/,
   },
   {
+    given: 'a pact that names no Pact specification (Pact would read its V4 bodies as V3)',
+    args: (path) => ['--pact', path('bad', 'no-metadata.json')],
+    want: /no-metadata\.json: names no Pact specification \(metadata\.pactSpecification\.version\); the kit replays V4 pacts/,
+  },
+  {
+    given: 'a pact labelled with another Pact specification',
+    args: (path) => ['--pact', path('bad', 'v2-label.json')],
+    want: /v2-label\.json: is a Pact specification 2\.0\.0 pact; the kit replays V4 pacts/,
+  },
+  {
+    given: 'a pact with no interactions',
+    args: (path) => ['--pact', path('bad', 'empty-interactions.json')],
+    want: /empty-interactions\.json: holds no interactions: nothing to verify/,
+  },
+  {
     given: 'a request path without a slash',
     args: (path) => ['--pact', path('bad', 'bad-path.json')],
     want: /interactions\[0\]\.request\.path must start with \//,
@@ -202,6 +217,9 @@ describe.concurrent('the verify command with bad flags or bad pacts', () => {
       bad('not-json.json', '{ "consumer": '),
       bad('no-interactions.json', { consumer: { name: 'c' }, provider: { name: 'print-order-api-v1' } }),
       bad('other-provider.json', { ...fixturePact('v1'), provider: { name: 'someone-else' } }),
+      bad('no-metadata.json', { ...fixturePact('v1'), metadata: undefined }),
+      bad('v2-label.json', { ...fixturePact('v1'), metadata: { pactSpecification: { version: '2.0.0' } } }),
+      bad('empty-interactions.json', fixturePact('v1', [])),
       bad(
         'bad-path.json',
         fixturePact('v1', [{ ...first, request: { ...(first?.request as object), path: 'orders' } }]),

@@ -53,12 +53,22 @@ export function parsePact(text: string, label: string, source: PactSource): Load
   }
   const pact = pactSchema.safeParse(json);
   if (!pact.success) throw new PactFileError(label, `is not a pact: ${firstIssue(pact.error)}`);
-  const { consumer, provider, interactions } = pact.data;
+  const { consumer, provider, interactions, metadata } = pact.data;
   const version = API_VERSIONS.find((v) => providerName(v) === provider.name);
   if (version === undefined) {
     const expected = API_VERSIONS.map((v) => providerName(v)).join(' or ');
     throw new PactFileError(label, `is for provider "${provider.name}"; the kit verifies ${expected}`);
   }
+  // Pact reads the interactions by the specification the file names: V4 bodies read as V3 would
+  // fail every interaction, a broken file blamed on the vendor.
+  const specification = (metadata?.pactSpecification ?? metadata?.['pact-specification'])?.version;
+  if (!specification?.match(/^4(?:\.|$)/)) {
+    const named = specification
+      ? `is a Pact specification ${specification} pact`
+      : 'names no Pact specification (metadata.pactSpecification.version)';
+    throw new PactFileError(label, `${named}; the kit replays V4 pacts, as the consumer suite writes them`);
+  }
+  if (interactions.length === 0) throw new PactFileError(label, 'holds no interactions: nothing to verify');
   return {
     label,
     source,
