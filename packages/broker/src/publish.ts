@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
-import { argsProblem, CONSUMER_NAME, parseArgsOnce } from '@print-contracts/client/kit';
+import { argsProblem, CONSUMER_NAME, parseFlags } from '@print-contracts/client/kit';
 import { checkBrokerUrl, UsageError } from '@print-contracts/verifier';
 import {
   BROKER_EXIT_CODES,
@@ -102,7 +102,7 @@ export function parsePublishArgs(
   refuseCredentialArguments(args);
   let values: ReturnType<typeof parseArgs<{ options: typeof PUBLISH_OPTIONS }>>['values'];
   try {
-    ({ values } = parseArgsOnce({ args, strict: true, allowPositionals: false, options: PUBLISH_OPTIONS }));
+    ({ values } = parseFlags({ args, strict: true, allowPositionals: false, options: PUBLISH_OPTIONS }));
   } catch (error) {
     throw new UsageError(argsProblem(error, Object.keys(PUBLISH_OPTIONS)));
   }

@@ -62,17 +62,20 @@ export const usageLine = (command: string, problem: string) =>
   `${command}: ${problem} (see pnpm ${command} --help)\n`;
 
 /**
- * `node:util`'s `parseArgs`, refusing an option given twice that takes one value: its last value
- * would win unsaid (`--mode sample --mode live` would run live). The error reads like
- * `parseArgs`' own, for `argsProblem`.
+ * `node:util`'s `parseArgs`, refusing what it takes unsaid: a one-value option given twice (its
+ * last value would win: `--mode sample --mode live` would run live) and an empty value
+ * (`--report-dir=` would write into the current folder). The errors read like `parseArgs`' own,
+ * for `argsProblem`.
  */
-export function parseArgsOnce<T extends ParseArgsConfig>(config: T): ParsedResults<T> {
+export function parseFlags<T extends ParseArgsConfig>(config: T): ParsedResults<T> {
   const parsed = parseArgs({ ...config, tokens: true });
   const seen = new Set<string>();
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== 'option') continue;
     const option = config.options?.[token.name];
-    if (option?.type !== 'string' || option.multiple) continue;
+    if (option?.type !== 'string') continue;
+    if (token.value?.trim() === '') throw new Error(`Option '--${token.name}' has an empty value; give one`);
+    if (option.multiple) continue;
     if (seen.has(token.name))
       throw new Error(`Option '--${token.name}' is given more than once; give it once`);
     seen.add(token.name);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { closestFlag } from '../src/cli-words.js';
-import { argsProblem, describeTransportFailure, parseArgsOnce, usageLine } from '../src/kit.js';
+import { argsProblem, describeTransportFailure, parseFlags, usageLine } from '../src/kit.js';
 
 const KNOWN = ['base-url', 'mode', 'only', 'verbose', 'version', 'strict', 'help'];
 
@@ -49,13 +49,13 @@ describe('argsProblem', () => {
   });
 });
 
-describe('parseArgsOnce', () => {
+describe('parseFlags', () => {
   const options = {
     mode: { type: 'string' },
     only: { type: 'string', multiple: true },
     verbose: { type: 'boolean' },
   } as const;
-  const parse = (args: string[]) => parseArgsOnce({ args, options, strict: true });
+  const parse = (args: string[]) => parseFlags({ args, options, strict: true });
 
   it.each([[['--mode', 'sample', '--mode', 'live']], [['--mode=sample', '--mode', 'live']]])(
     'refuses a one-value option given twice, %j, naming it',
@@ -67,6 +67,13 @@ describe('parseArgsOnce', () => {
         problem = argsProblem(error, KNOWN);
       }
       expect(problem).toBe("Option '--mode' is given more than once; give it once");
+    },
+  );
+
+  it.each([[['--mode=']], [['--mode', '']], [['--only', 'a', '--only', ' ']]])(
+    'refuses an empty value, %j, naming the option',
+    (args) => {
+      expect(() => parse(args)).toThrow(/^Option '--(mode|only)' has an empty value; give one$/);
     },
   );
 

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
-import { argsProblem, parseArgsOnce, usageLine } from '@print-contracts/client/kit';
+import { argsProblem, parseFlags, usageLine } from '@print-contracts/client/kit';
 import { diffSinceRevision } from './diff/git-documents.js';
 import { countChanges, renderChangesText } from './diff/render-changes.js';
 import { isOpenApiError } from './errors/openapi-error.js';
@@ -66,7 +66,7 @@ const OPTIONS = {
 } as const;
 
 const parse = (args: string[]) =>
-  parseArgsOnce({ args, strict: true, allowPositionals: true, options: OPTIONS });
+  parseFlags({ args, strict: true, allowPositionals: true, options: OPTIONS });
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 

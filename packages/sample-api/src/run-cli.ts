@@ -7,7 +7,7 @@ import {
 } from '@print-contracts/client';
 import {
   argsProblem,
-  parseArgsOnce,
+  parseFlags,
   type StopSources,
   untilStopped,
   usageLine,
@@ -92,7 +92,7 @@ function parse(argv: readonly string[], env: CliIo['env']): CliConfig | 'help' |
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   const parsed = (() => {
     try {
-      return parseArgsOnce({ args, strict: true, allowPositionals: false, options: OPTIONS });
+      return parseFlags({ args, strict: true, allowPositionals: false, options: OPTIONS });
     } catch (error) {
       throw new SampleApiConfigurationError(argsProblem(error, Object.keys(OPTIONS)));
     }

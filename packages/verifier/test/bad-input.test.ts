@@ -31,6 +31,11 @@ const CASES: readonly Case[] = [
     want: /^verify: Option '--mode' is given more than once; give it once \(see pnpm verify --help\)\n$/,
   },
   {
+    given: 'an empty --report-dir, which would write the reports into the current folder',
+    args: () => ['--report-dir='],
+    want: /^verify: Option '--report-dir' has an empty value; give one \(see pnpm verify --help\)\n$/,
+  },
+  {
     given: 'a mistyped flag',
     args: () => ['--stirct'],
     want: /Unknown option '--stirct'; did you mean --strict\? \(see pnpm verify --help\)/,
@@ -107,6 +112,11 @@ const CASES: readonly Case[] = [
     given: 'a bad timeout',
     args: () => ['--request-timeout', 'soon'],
     want: /--request-timeout must be a whole number of milliseconds/,
+  },
+  {
+    given: 'a timeout past its bound, which the message names',
+    args: () => ['--creation-timeout', '86400001'],
+    want: /--creation-timeout must be a whole number of milliseconds from 1 to 86400000 \(a day\), got "86400001"/,
   },
   { given: '--publish without a broker', args: () => ['--publish'], want: /--publish needs a Pact Broker/ },
   {

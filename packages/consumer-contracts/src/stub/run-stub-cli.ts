@@ -10,7 +10,7 @@ import {
 } from '@print-contracts/client';
 import {
   argsProblem,
-  parseArgsOnce,
+  parseFlags,
   STOP_SIGNALS,
   type StopSources,
   untilStopped,
@@ -67,7 +67,7 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   try {
     const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-    ({ values } = parseArgsOnce({ args, strict: true, allowPositionals: false, options: OPTIONS }));
+    ({ values } = parseFlags({ args, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
     return fail(argsProblem(error, Object.keys(OPTIONS)));
   }

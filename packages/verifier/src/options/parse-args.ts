@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { parseArgs } from 'node:util';
 import { API_BASE_PATH, API_VERSIONS } from '@print-contracts/client';
-import { argsProblem, isJsonObject, parseArgsOnce, withoutUserInfo } from '@print-contracts/client/kit';
+import { argsProblem, isJsonObject, parseFlags, withoutUserInfo } from '@print-contracts/client/kit';
 import { UsageError } from '../errors/index.js';
 import { comparisonInputs } from './comparison.js';
 import { type CredentialFlags, mainCredentials, otherCredentials } from './credentials.js';
@@ -80,7 +80,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   }
   let values: Values;
   try {
-    ({ values } = parseArgsOnce({ args, options: OPTIONS, strict: true, allowPositionals: false }));
+    ({ values } = parseFlags({ args, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError(argsProblem(error, Object.keys(OPTIONS)));
   }
@@ -152,7 +152,7 @@ function wholeNumber(values: Values, flag: NumberFlag, fallback: number, min = 1
   if (/^\d+$/.test(value) && Number(value) >= min && Number(value) <= max) return Number(value);
   const what =
     max === DAY_MS
-      ? `a whole number of milliseconds (${min} or more)`
+      ? `a whole number of milliseconds from ${min} to ${max} (a day)`
       : `a whole number from ${min} to ${max}`;
   throw new UsageError(`--${flag} must be ${what}, got "${value.slice(0, 20)}"`);
 }
