@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -56,7 +57,8 @@ const STOPPING = {
   reports: 'the run has finished and torn down: writing its reports, with its own status',
   cleanup: 'stopping; what is still open stays in the ledger for the next `pnpm verify --cleanup`',
 } as const;
-type Stopping = { phase: keyof typeof STOPPING };
+/** Where a run is when a signal comes, and the ledger of a run against a URL, where what is open stays on a quit. */
+type Stopping = { phase: keyof typeof STOPPING; ledger?: string };
 
 /** After a signal, how long teardown may wait for orders still being created, at most. */
 const STOPPED_SETTLE_MS = 15_000;
@@ -71,8 +73,17 @@ export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<
     (value): value is string => Boolean(value),
   );
   const stopping: Stopping = { phase: 'run' };
-  const notice = () =>
-    io.stderr.write(`\n${String(io.signal?.reason)}: ${STOPPING[stopping.phase]} (again to quit now)…\n`);
+  const notice = () => {
+    const { ledger } = stopping;
+    // Said before a second signal can come: a quit leaves the teardown to `--cleanup`.
+    const left =
+      ledger && existsSync(ledger)
+        ? `, leaving what is still open in ${ledger} for \`pnpm verify --cleanup --ledger ${ledger}\``
+        : '';
+    io.stderr.write(
+      `\n${String(io.signal?.reason)}: ${STOPPING[stopping.phase]} (again to quit now${left})…\n`,
+    );
+  };
   if (io.signal?.aborted) notice();
   else io.signal?.addEventListener('abort', notice, { once: true });
   try {
@@ -137,6 +148,7 @@ async function verify(
       );
     }
     const ledger = Ledger.open(options.ledgerPath, randomBytes(4).toString('hex'), options.creationTimeoutMs);
+    if (options.target.kind === 'url') stopping.ledger = options.ledgerPath;
     const documents = options.openapiDir ? loadOpenApiDocuments(options.openapiDir) : [];
     started = await startTarget(options.target);
     const { target } = started;

@@ -41,7 +41,8 @@ describe('the verify command stopped mid-run', () => {
       control: true,
       pact: space.path('pacts'),
       reports,
-      extra: ['--creation-timeout', '20000', ...extra],
+      // A creation window of its own where `extra` gives none.
+      extra: extra.includes('--creation-timeout') ? extra : ['--creation-timeout', '20000', ...extra],
     });
     const run = spawnCli(args, { cwd: space.dir, env: cliEnv(credentialEnv(api)) });
     await run.waitFor('Verifying ');
@@ -170,14 +171,16 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
       await run.waitFor('Teardown:');
       run.child.kill('SIGTERM');
       expect(await run.done).toEqual({ code: 143, signal: null });
-      expect(run.stderr()).toContain('SIGTERM: stopping; tearing down the orders this run created');
+      const ledger = `${reports}/verify-ledger.jsonl`;
+      expect(run.stderr()).toBe(
+        `\nSIGTERM: stopping; tearing down the orders this run created (again to quit now, leaving what is still open in ${ledger} for \`pnpm verify --cleanup --ledger ${ledger}\`)…\n`,
+      );
       const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8'));
       expect(report).toMatchObject({
         stoppedBy: 'SIGTERM',
         exitCode: 143,
         teardown: { created: 1, open: 1 },
       });
-      const ledger = `${reports}/verify-ledger.jsonl`;
       expect(events(ledger, 'creating')).toBe(1);
 
       // `--cleanup` waits for that order too, until a Ctrl-C: it keeps it in the ledger and exits 130.
@@ -194,6 +197,42 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
       expect(cleanup.stdout()).toMatch(/still open: .*\n.*1 still open in .*verify-ledger\.jsonl/);
       expect(events(ledger, 'creating')).toBe(1);
       expect(existsSync(ledger)).toBe(true);
+    } finally {
+      await api.close();
+      await space.remove();
+    }
+  });
+
+  it('quits at a second signal, leaving the order it could not cancel in the ledger its first notice named', async () => {
+    const space = await workspace();
+    const api = await sampleTarget({ processingDelayMs: 3_600_000 });
+    try {
+      const pacts = await writeFixturePacts(space.path('pacts'), ['v1'], (_version, interactions) =>
+        interactions.filter((item) => item.description === 'a request to create a test order'),
+      );
+      const reports = space.path('reports');
+      const run = spawnCli(
+        verifyArgs({
+          baseUrl: api.url,
+          mode: 'sample',
+          control: true,
+          pact: pacts,
+          reports,
+          extra: ['--creation-timeout', '600000', '--verbose'],
+        }),
+        { cwd: space.dir, env: cliEnv(credentialEnv(api)) },
+      );
+      await run.waitFor('Teardown:');
+      run.child.kill('SIGINT');
+      const ledger = `${reports}/verify-ledger.jsonl`;
+      await expect.poll(run.stderr, { timeout: 20_000 }).toContain(`--cleanup --ledger ${ledger}`);
+      // A second signal a second or more after the first quits; copies of the first do not count.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      run.child.kill('SIGINT');
+      expect(await run.done).toEqual({ code: 130, signal: null });
+      // Quit: no teardown to its end, no reports; the order still open, and said so: the ledger keeps it for `--cleanup`.
+      expect(existsSync(`${reports}/verify-report.json`)).toBe(false);
+      expect([events(ledger, 'creating'), events(ledger, 'closed')]).toEqual([1, 0]);
     } finally {
       await api.close();
       await space.remove();
