@@ -439,4 +439,32 @@ describe('pnpm verify --cleanup', () => {
     expect(cleanup.stderr).toMatch(/^verify: --ledger .*package\.json is not a ledger of pnpm verify/);
     expect(readFileSync(notLedger, 'utf8')).toBe('{\n  "name": "not a ledger"\n}\n');
   });
+
+  it.each([
+    [
+      'no file at the path given',
+      () => space.path('typo-ledger.jsonl'),
+      /^No ledger at .*typo-ledger\.jsonl: nothing to clean up \(.*--ledger or --report-dir names another\)\n$/,
+    ],
+    [
+      'a ledger whose orders are all settled',
+      () => {
+        const path = space.path('settled-ledger.jsonl');
+        const ledger = Ledger.open(path, 'settled', 1_000);
+        const target = { kind: 'url', baseUrl: api.url } as Parameters<Ledger['creating']>[0];
+        const key = ledger.creating(target, { credential: 'main', version: 'v2', source: 'a state' });
+        ledger.record('closed', key, { outcome: 'cancelled' });
+        return path;
+      },
+      /^The ledger .*settled-ledger\.jsonl holds no open orders: nothing to clean up\.\n$/,
+    ],
+  ])('exits 0 and says which for %s', async (_what, path, said) => {
+    const cleanup = await runCli(['--cleanup', '--ledger', path()], {
+      cwd: space.dir,
+      env: cliEnv(credentialEnv(api)),
+    });
+    expect(cleanup.stderr).toBe('');
+    expect(cleanup.stdout).toMatch(said);
+    expect(cleanup.code).toBe(0);
+  });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { redact } from '@print-contracts/client/kit';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import { Ledger } from '../ledger/ledger.js';
@@ -27,6 +28,13 @@ export async function runCleanup(
   io: CleanupIo,
 ): Promise<ExitCode> {
   const say = (line: string) => io.say(redact(line, io.secrets));
+  if (!existsSync(command.ledgerPath)) {
+    // A run removes its ledger once nothing is open: the usual end, or a path that names no ledger.
+    say(
+      `No ledger at ${command.ledgerPath}: nothing to clean up (a run that settles every order removes its ledger; --ledger or --report-dir names another)`,
+    );
+    return EXIT_CODES.passed;
+  }
   const ledger = Ledger.open(command.ledgerPath, 'cleanup', command.creationTimeoutMs);
   const gone = { outcome: 'gone', note: 'the embedded sample API ended with its run' } as const;
   for (const entry of ledger.open()) if (entry.embedded) ledger.record('closed', entry.key, gone);
