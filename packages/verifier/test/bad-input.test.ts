@@ -46,6 +46,11 @@ const CASES: readonly Case[] = [
     want: /--only "zebra" matches no interaction's description/,
   },
   {
+    given: '--cleanup with flags of a run, which it would ignore',
+    args: () => ['--cleanup', '--base-url', 'https://127.0.0.1:9/api', '--mode', 'live'],
+    want: /^verify: --base-url, --mode do not apply to --cleanup, which finishes the orders the ledger holds on the targets it names \(see pnpm verify --help\)\n$/,
+  },
+  {
     given: '--cleanup with a --retries past its bound',
     args: () => ['--cleanup', '--retries', '99'],
     want: /--retries/,

@@ -102,6 +102,12 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   const credentialFlags: CredentialFlags = values;
   const retries = wholeNumber(values, 'retries', DEFAULT_RETRIES, 0, 10);
   if (values.cleanup) {
+    const unused = Object.keys(values).filter((flag) => !CLEANUP_FLAGS.has(flag));
+    if (unused.length > 0) {
+      throw new UsageError(
+        `${unused.map((flag) => `--${flag}`).join(', ')} ${unused.length === 1 ? 'does' : 'do'} not apply to --cleanup, which finishes the orders the ledger holds on the targets it names`,
+      );
+    }
     return {
       kind: 'cleanup' as const,
       ledgerPath,
@@ -141,6 +147,20 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   checkWritable(reportDir, ledgerPath);
   return { kind: 'verify' as const, options };
 }
+
+/** What `--cleanup` reads: the ledger, the credentials, the bounds on its requests and waits. */
+const CLEANUP_FLAGS: ReadonlySet<string> = new Set<keyof typeof OPTIONS>([
+  ...([
+    'cleanup',
+    'ledger',
+    'report-dir',
+    'user-id',
+    'secret-file',
+    'other-user-id',
+    'other-secret-file',
+  ] as const),
+  ...(['request-timeout', 'creation-timeout', 'poll-interval', 'retries'] as const),
+]);
 
 type NumberFlag = 'request-timeout' | 'creation-timeout' | 'poll-interval' | 'processing-delay' | 'retries';
 const DAY_MS = 86_400_000;
