@@ -59,6 +59,7 @@ Orders
                             reference is replaced by the run's own.
   --cleanup                 Cancel what an interrupted run left, then exit: the orders in the
                             ledger, and those with its run reference where a create got no answer.
+                            Reads --ledger (or --report-dir), the credentials, the bounds below.
   --request-timeout MS      Bound on each request to the target (default 10000).
   --retries N               Retries of a request not answered, or answered 503 without
                             Retry-After (default ${DEFAULT_RETRIES}, at most 10; 0: no retries at all). A 429
