@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
 import { argsProblem, CONSUMER_NAME, parseFlags } from '@print-contracts/client/kit';
@@ -40,8 +40,9 @@ Publishes the pact files in contracts/ to a Pact Broker with the official Pact C
   --consumer-version V      The consumer version (default: the git commit, git rev-parse HEAD).
   --branch B                The consumer's branch (default: the current git branch).
   --tag T                   A tag for the consumer version; repeatable.
-  --build-url URL           The CI build that produced the pacts.
-  --contracts DIR           The folder of pact files (default: contracts/ at the repository root).
+  --build-url URL           The CI build that produced the pacts (http or https).
+  --contracts DIR           The folder of pact files, each *.json at its top (default: contracts/
+                            at the repository root); checked before the broker is asked.
   --timeout SECONDS         Give up when the broker has not answered after this long
                             (default ${DEFAULT_BROKER_TIMEOUT_SECONDS}); the Pact CLI is stopped.
   --dry-run                 Print the Pact CLI command instead of running it.
@@ -79,6 +80,64 @@ function git(args: string[], cwd: string): string | undefined {
   }
 }
 
+const WRITE_PACTS = 'write the pacts with pnpm contracts, or pass the folder that holds them';
+
+/** Why `pact broker publish` would refuse this file, if it would: it loads JSON objects. */
+function pactProblem(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`;
+  }
+  let pact: unknown;
+  try {
+    pact = JSON.parse(text);
+  } catch {
+    return 'is not JSON';
+  }
+  return typeof pact === 'object' && pact !== null && !Array.isArray(pact)
+    ? undefined
+    : 'is not a pact (a JSON object)';
+}
+
+/**
+ * Refuses, naming `--contracts`, what `pact broker publish` would refuse only once started: a
+ * path that does not exist, a folder with no `*.json` at its top (the files the Pact CLI
+ * publishes from a folder), or one of them it cannot load. `given` is the flag as typed.
+ */
+function checkContracts(path: string, given: string): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) throw new UsageError(`--contracts ${given}: no such file or folder; ${WRITE_PACTS}`);
+  const files = stat.isDirectory()
+    ? readdirSync(path)
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => join(path, name))
+        .filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile())
+        .sort()
+    : [path];
+  if (files.length === 0) {
+    throw new UsageError(`--contracts ${given} holds no pact files (*.json); ${WRITE_PACTS}`);
+  }
+  for (const file of files) {
+    const problem = pactProblem(file);
+    if (problem) {
+      throw new UsageError(
+        `--contracts ${given}: ${basename(file)} ${problem}; write the pacts again with pnpm contracts, or move it out`,
+      );
+    }
+  }
+}
+
+/** `--build-url` as given, if it is an http(s) URL. */
+function checkBuildUrl(value: string | undefined): string | undefined {
+  const protocol = value === undefined || !URL.canParse(value) ? undefined : new URL(value).protocol;
+  if (value !== undefined && protocol !== 'http:' && protocol !== 'https:') {
+    throw new UsageError(`--build-url must be an http or https URL, got "${value.slice(0, 60)}"`);
+  }
+  return value;
+}
+
 const PUBLISH_OPTIONS = {
   'broker-url': { type: 'string' },
   'consumer-version': { type: 'string' },
@@ -92,7 +151,10 @@ const PUBLISH_OPTIONS = {
   version: { type: 'boolean' },
 } as const;
 
-/** Parses the command line of `pnpm contracts:publish`; `undefined` means `--help`. */
+/**
+ * Parses the command line of `pnpm contracts:publish`, and checks the pact files and the build
+ * URL before anything is contacted; `undefined` means `--help`. Throws `UsageError`.
+ */
 export function parsePublishArgs(
   argv: readonly string[],
   env: Env,
@@ -115,13 +177,17 @@ export function parsePublishArgs(
   const consumerVersion = values['consumer-version'] ?? git(['rev-parse', 'HEAD'], cwd);
   if (!consumerVersion)
     throw new UsageError('no consumer version: pass --consumer-version (no git commit to default to)');
+  const checkedUrl = checkBrokerUrl(brokerUrl);
+  const contractsDir = values.contracts ?? defaultContractsDir(cwd);
+  checkContracts(resolve(cwd, contractsDir), values.contracts ?? `${contractsDir} (the default)`);
+  const buildUrl = checkBuildUrl(values['build-url']);
   return {
-    brokerUrl: checkBrokerUrl(brokerUrl),
-    contractsDir: values.contracts ?? defaultContractsDir(cwd),
+    brokerUrl: checkedUrl,
+    contractsDir,
     consumerVersion,
     branch: values.branch ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd),
     tags: values.tag ?? [],
-    buildUrl: values['build-url'],
+    buildUrl,
     dryRun: values['dry-run'] ?? false,
     timeoutMs: timeout,
   };

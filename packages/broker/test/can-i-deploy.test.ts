@@ -88,6 +88,24 @@ describe('parseCanIDeployArgs', () => {
         timeoutMs: 60_000,
       },
     },
+    {
+      given: [
+        '-a',
+        'shop',
+        '--latest=main',
+        '-ojson',
+        '--dry-run',
+        '--retry-while-unknown',
+        '3',
+        '--dry-run',
+      ],
+      env: { PACT_BROKER_BASE_URL: BROKER },
+      want: {
+        args: ['-a', 'shop', '--latest', 'main', '--output=json', '--dry-run', '--retry-while-unknown', '3'],
+        question: 'shop (latest tagged main) can be deployed',
+        timeoutMs: 60_000,
+      },
+    },
   ])('passes $given on to pact broker can-i-deploy with the broker URL last', ({ given, env, want }) => {
     expect(parseCanIDeployArgs(given, env)).toEqual({
       brokerUrl: BROKER,
@@ -123,7 +141,10 @@ describe('parseCanIDeployArgs', () => {
       given: ['--broker-base-url', BROKER, '--timeout', 'soon'],
       reason: '--timeout must be a number of seconds',
     },
-    { given: ['--broker-base-url', BROKER, '--version'], reason: '--version needs a value' },
+    {
+      given: ['--broker-base-url', BROKER, '--version'],
+      reason: "Option '-e, --version <value>' argument missing",
+    },
   ])('refuses $given with a UsageError: $reason', ({ given, reason }) => {
     let thrown: unknown;
     try {
@@ -225,6 +246,55 @@ describe('pnpm can-i-deploy against a Pact Broker that answers', () => {
       'can-i-deploy: broker credentials are not accepted as arguments (--broker-token); set PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD (see pnpm can-i-deploy --help)',
     ]);
   });
+});
+
+describe('pnpm can-i-deploy with an argument pact broker can-i-deploy refuses', () => {
+  let space: Awaited<ReturnType<typeof workspace>>;
+  beforeAll(async () => {
+    space = await workspace();
+  });
+  afterAll(() => space.remove());
+
+  it.each([
+    { given: ['--bogus'], want: "Unknown option '--bogus'" },
+    {
+      given: ['--to-enviroment', 'production'],
+      want: "Unknown option '--to-enviroment'; did you mean --to-environment?",
+    },
+    { given: ['--output', 'xml'], want: '--output must be json or table, got "xml"' },
+    { given: ['--output=xml'], want: '--output must be json or table, got "xml"' },
+    {
+      given: ['--log-level', 'loud'],
+      want: '--log-level must be off, none, error, warn, info, debug or trace, got "loud"',
+    },
+    { given: ['--ssl-trust-store', 'yes'], want: '--ssl-trust-store must be true or false, got "yes"' },
+    { given: ['--retries', 'many'], want: '--retries must be a whole number, got "many"' },
+    { given: ['--to', 'prod', '--to', 'test'], want: "Option '--to' is given more than once; give it once" },
+    { given: ['--pacticipant', 'shop', 'abc123'], want: "Unexpected argument 'abc123'" },
+  ])(
+    'exits 2 with one line naming the flag for $given, before contacting a broker',
+    async ({ given, want }) => {
+      const line = `can-i-deploy: ${want} (see pnpm can-i-deploy --help)\n`;
+      const closed = captureIo({ cwd: space.dir });
+      const args = ['--version', '1', ...given];
+      expect(await runCanIDeploy(['--broker-base-url', await closedPortUrl(), ...args], closed.io)).toBe(
+        BROKER_EXIT_CODES.notStarted,
+      );
+      expect(closed.stderr()).toBe(line);
+      const broker = await startStubBroker({});
+      try {
+        const answering = captureIo({ cwd: space.dir });
+        expect(await runCanIDeploy(['--broker-base-url', broker.url, ...args], answering.io)).toBe(
+          BROKER_EXIT_CODES.notStarted,
+        );
+        expect(answering.stderr()).toBe(line);
+        expect(answering.stdout()).toBe('');
+        expect(broker.requests).toEqual([]);
+      } finally {
+        await broker.close();
+      }
+    },
+  );
 });
 
 describe('pnpm can-i-deploy against an unreachable Pact Broker', () => {

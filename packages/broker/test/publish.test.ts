@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import {
   captureIo,
   closedPortUrl,
@@ -18,6 +19,13 @@ describe('pnpm contracts:publish', () => {
   beforeAll(async () => {
     space = await workspace();
     await writeFixturePacts(space.path('contracts'));
+    await mkdir(space.path('empty'));
+    await mkdir(space.path('notes'));
+    await writeFile(space.path('notes', 'README.md'), '# not a pact\n');
+    await writeFixturePacts(space.path('one-not-json'));
+    await writeFile(space.path('one-not-json', 'broken.json'), '{"consumer": ');
+    await mkdir(space.path('array'));
+    await writeFile(space.path('array', 'pacts.json'), '[]');
     broker = await startStubBroker({});
   });
   afterAll(async () => {
@@ -35,6 +43,54 @@ describe('pnpm contracts:publish', () => {
     expect(await runPublishContracts(argv, output.io)).toBe(BROKER_EXIT_CODES.notStarted);
     expect(output.stderr()).toBe(`contracts:publish: ${want}`);
   });
+
+  it.each([
+    {
+      given: ['--contracts', 'nope'],
+      want: '--contracts nope: no such file or folder; write the pacts with pnpm contracts, or pass the folder that holds them',
+    },
+    {
+      given: ['--contracts', 'empty'],
+      want: '--contracts empty holds no pact files (*.json); write the pacts with pnpm contracts, or pass the folder that holds them',
+    },
+    {
+      given: ['--contracts', 'notes'],
+      want: '--contracts notes holds no pact files (*.json); write the pacts with pnpm contracts, or pass the folder that holds them',
+    },
+    {
+      given: ['--contracts', 'one-not-json'],
+      want: '--contracts one-not-json: broken.json is not JSON; write the pacts again with pnpm contracts, or move it out',
+    },
+    {
+      given: ['--contracts', 'array'],
+      want: '--contracts array: pacts.json is not a pact (a JSON object); write the pacts again with pnpm contracts, or move it out',
+    },
+    {
+      given: ['--build-url', 'not a url'],
+      want: '--build-url must be an http or https URL, got "not a url"',
+    },
+    {
+      given: ['--build-url', 'ftp://ci.example.com/build/7'],
+      want: '--build-url must be an http or https URL, got "ftp://ci.example.com/build/7"',
+    },
+  ])(
+    'exits 2 with one line naming the flag for $given, before contacting the broker',
+    async ({ given, want }) => {
+      const stub = await startStubBroker({});
+      try {
+        const output = captureIo({ cwd: space.dir });
+        const code = await runPublishContracts(
+          ['--broker-url', stub.url, '--consumer-version', '1.2.3', ...given],
+          output.io,
+        );
+        expect(code).toBe(BROKER_EXIT_CODES.notStarted);
+        expect(output.stderr()).toBe(`contracts:publish: ${want} (see pnpm contracts:publish --help)\n`);
+        expect(stub.requests).toEqual([]);
+      } finally {
+        await stub.close();
+      }
+    },
+  );
 
   it('prints its version for --version', async () => {
     const output = captureIo({ cwd: space.dir });
