@@ -1,4 +1,4 @@
-import { argsProblem, CONSUMER_NAME, parseArgsOnce } from '@print-contracts/client/kit';
+import { argsProblem, CONSUMER_NAME, parseFlags } from '@print-contracts/client/kit';
 import { checkBrokerUrl, UsageError } from '@print-contracts/verifier';
 import {
   type BrokerIo,
@@ -125,10 +125,10 @@ function describeSelector(selector: Selector): string {
   return selector.name;
 }
 
-/** `parseArgsOnce` over the options table, in order (`tokens`); throws `UsageError`. */
+/** `parseFlags` over the options table, in order (`tokens`); throws `UsageError`. */
 function parseOptions(args: readonly string[]) {
   try {
-    return parseArgsOnce({
+    return parseFlags({
       // `--latest=TAG` as `--latest TAG`: the tag is the positional after it.
       args: args.flatMap((arg) => (arg.startsWith('--latest=') ? ['--latest', arg.slice(9)] : [arg])),
       strict: true,
