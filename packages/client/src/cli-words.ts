@@ -82,3 +82,25 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ParsedResults<
   }
   return parsed as ParsedResults<T>;
 }
+
+/**
+ * What a command says when its server cannot listen where `--port` or `--host` told it: the flag
+ * and its fix (`--port 8080 is in use by another program; …`), for `usageLine`. Undefined for a
+ * failure no flag caused, and for a host failure of a command without `--host` (`given.host`
+ * unset): its own message then says more.
+ */
+export function listenProblem(error: unknown, given: { port: number; host?: string }): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (code === 'EADDRINUSE') {
+    return `--port ${given.port} is in use by another program; choose another port, or --port 0 for a free one`;
+  }
+  if (given.host === undefined) return undefined;
+  const host = JSON.stringify(given.host);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `--host ${host} does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1`;
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return `--host ${host} is not an address of this machine; give one of its own, e.g. --host 127.0.0.1`;
+  }
+  return undefined;
+}

@@ -4,7 +4,7 @@
  * signals, redaction, transport-failure wording and the CLIs' usage lines. The consumer suite,
  * the simulator, the verifier and the tools read them; an integrator needs only the main entry.
  */
-export { argsProblem, parseFlags, usageLine } from './cli-words.js';
+export { argsProblem, listenProblem, parseFlags, usageLine } from './cli-words.js';
 export * from './contract/canonical-json.js';
 export * from './contract/participants.js';
 export * from './contract/placeholders.js';

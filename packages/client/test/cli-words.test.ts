@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { closestFlag } from '../src/cli-words.js';
-import { argsProblem, describeTransportFailure, parseFlags, usageLine } from '../src/kit.js';
+import { argsProblem, describeTransportFailure, listenProblem, parseFlags, usageLine } from '../src/kit.js';
 
 const KNOWN = ['base-url', 'mode', 'only', 'verbose', 'version', 'strict', 'help'];
 
@@ -89,6 +89,38 @@ describe('parseFlags', () => {
 describe('usageLine', () => {
   it('is one line that points at the command help', () => {
     expect(usageLine('stub', 'bad')).toBe('stub: bad (see pnpm stub --help)\n');
+  });
+});
+
+describe('listenProblem', () => {
+  const failure = (code: string) => Object.assign(new Error(`listen ${code}`), { code });
+  const given = { port: 8080, host: 'printer.local' };
+
+  it.each([
+    [
+      'EADDRINUSE',
+      '--port 8080 is in use by another program; choose another port, or --port 0 for a free one',
+    ],
+    [
+      'ENOTFOUND',
+      '--host "printer.local" does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1',
+    ],
+    [
+      'EAI_AGAIN',
+      '--host "printer.local" does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1',
+    ],
+    [
+      'EADDRNOTAVAIL',
+      '--host "printer.local" is not an address of this machine; give one of its own, e.g. --host 127.0.0.1',
+    ],
+  ])('names the flag and its fix for %s', (code, want) => {
+    expect(listenProblem(failure(code), given)).toBe(want);
+  });
+
+  it('names no flag for a failure no flag caused, nor --host for a command without one', () => {
+    expect(listenProblem(failure('EMFILE'), given)).toBeUndefined();
+    expect(listenProblem(failure('EADDRNOTAVAIL'), { port: 8080 })).toBeUndefined();
+    expect(listenProblem('not an error', given)).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import {
 } from '@print-contracts/client';
 import {
   argsProblem,
+  listenProblem,
   parseFlags,
   type StopSources,
   untilStopped,
@@ -156,7 +157,8 @@ export async function runSampleApiCli(argv: readonly string[], io: CliIo = proce
         io.stderr.write(usageLine('sample-api', reason));
         return SAMPLE_API_EXIT.usage;
       }
-      io.stderr.write(`sample-api: ${reason}\n`);
+      const problem = listenProblem(error, { port: config.port ?? 0, host: config.host ?? DEFAULT_HOST });
+      io.stderr.write(problem ? usageLine('sample-api', problem) : `sample-api: ${reason}\n`);
       return SAMPLE_API_EXIT.listenFailed;
     }
     io.stdout.write(`${banner(api, config).join('\n')}\n`);

@@ -1,6 +1,18 @@
-import { descendants, killLeftovers, start, stopWith } from '@print-contracts/test-support';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import {
+  descendants,
+  inGroup,
+  killLeftovers,
+  signalWhileLoading,
+  start,
+  stopWith,
+} from '@print-contracts/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiHeaders } from './helpers/sample-api.js';
+
+/** The package's own launcher on its build (turbo builds it before these tests; alone, `pnpm build` first). */
+const BIN = fileURLToPath(new URL('../bin/print-sample-api.js', import.meta.url));
 
 /** The command as the README gives it, run from the repository root. */
 const COMMAND = ['pnpm', 'sample-api', '--processing-delay', '0'] as const;
@@ -53,4 +65,25 @@ describe('pnpm sample-api and signals', { timeout: 60_000 }, () => {
       portClosed: true,
     });
   });
+});
+
+describe('the built print-sample-api binary and a signal while it loads', { timeout: 60_000 }, () => {
+  let tracked: number[] = [];
+  afterEach(async () => {
+    await killLeftovers(tracked);
+    tracked = [];
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops with status 0 on %s as soon as it is up, leaving no process',
+    async (signal) => {
+      const run = start(process.execPath, [...signalWhileLoading(signal), BIN, '--processing-delay', '0']);
+      tracked.push(run.pid);
+      const closed = once(run.child, 'close'); // exited, and its output read to the end
+      expect(await closed, run.output.stderr).toEqual([0, null]);
+      expect(run.output.stdout).toMatch(new RegExp(`listening on \\S+[^]*Stopped on ${signal}\\.\\n$`));
+      expect(run.output.stderr).toBe('');
+      expect(await inGroup(run.pid)).toEqual([]);
+    },
+  );
 });

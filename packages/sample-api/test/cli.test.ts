@@ -1,11 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS_ENV } from '../src/credentials.js';
-import { DEMO_CREDENTIALS, startSampleApi } from '../src/index.js';
+import { DEMO_CREDENTIALS } from '../src/index.js';
 import { runSampleApiCli } from '../src/run-cli.js';
 import { apiHeaders } from './helpers/sample-api.js';
 
@@ -82,15 +84,39 @@ describe('runSampleApiCli refuses bad input', () => {
     expect(await runSampleApiCli(['--version'], io)).toBe(0);
     expect(out.stdout).toMatch(/^@print-contracts\/sample-api \d+\.\d+\.\d+\n$/);
   });
+});
 
-  it('exits 1 with one line when the port is taken', async () => {
-    const taken = await startSampleApi();
+describe('runSampleApiCli cannot listen where it is told', () => {
+  /** A port another program holds: a plain server on an ephemeral loopback port. */
+  async function takenPort(): Promise<{ port: string; release: () => Promise<void> }> {
+    const other = createServer();
+    await once(other.listen(0, '127.0.0.1'), 'listening');
+    const release = () => new Promise<void>((resolve) => other.close(() => resolve()));
+    return { port: String((other.address() as AddressInfo).port), release };
+  }
+
+  it.each([
+    {
+      given: 'a port another program holds',
+      args: (port: string) => ['--port', port],
+      want: (port: string) =>
+        `--port ${port} is in use by another program; choose another port, or --port 0 for a free one`,
+    },
+    {
+      given: 'a host no name server knows',
+      args: () => ['--host', 'no-such-host.invalid'],
+      want: () =>
+        '--host "no-such-host.invalid" does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1',
+    },
+  ])('exits 1 with one line naming the flag and its fix, given $given', async ({ args, want }) => {
+    const { port, release } = await takenPort();
     try {
       const { io, out } = fakeIo();
-      expect(await runSampleApiCli(['--port', new URL(taken.origin).port], io)).toBe(1);
-      expect(out.stderr).toMatch(/^sample-api: .*EADDRINUSE.*\n$/);
+      expect(await runSampleApiCli(args(port), io)).toBe(1);
+      expect(out.stderr).toBe(`sample-api: ${want(port)} (see pnpm sample-api --help)\n`);
+      expect(out.stdout).toBe('');
     } finally {
-      await taken.close();
+      await release();
     }
   });
 });
@@ -240,6 +266,14 @@ describe('the built print-sample-api binary', () => {
     expect(answer.status).toBe(200);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+  });
+
+  it('exits 1 with a one-line reason naming --host for a host that does not resolve', async () => {
+    const { out, exited } = start(['--host', 'not a host!']);
+    expect(await exited).toBe(1);
+    expect(out.stderr).toBe(
+      'sample-api: --host "not a host!" does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1 (see pnpm sample-api --help)\n',
+    );
   });
 
   it('exits 2 with a one-line reason for a bad flag', async () => {

@@ -13,16 +13,17 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 interface ProcessRow {
   readonly pid: number;
   readonly ppid: number;
+  readonly pgid: number;
   readonly args: string;
 }
 
 /** Every living process on the machine, from `ps` (POSIX: Linux and macOS alike); a zombie (`Z`) is gone. */
 async function processTable(): Promise<ProcessRow[]> {
-  const { stdout } = await run('ps', ['-A', '-o', 'pid=,ppid=,stat=,args=']);
+  const { stdout } = await run('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,args=']);
   return stdout.split('\n').flatMap((line) => {
-    const found = /^\s*(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
-    if (!found || found[3]?.startsWith('Z')) return [];
-    return [{ pid: Number(found[1]), ppid: Number(found[2]), args: found[4] ?? '' }];
+    const found = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
+    if (!found || found[4]?.startsWith('Z')) return [];
+    return [{ pid: Number(found[1]), ppid: Number(found[2]), pgid: Number(found[3]), args: found[5] ?? '' }];
   });
 }
 
@@ -37,6 +38,14 @@ export async function descendants(pid: number): Promise<number[]> {
     }
   }
   return tree.slice(1);
+}
+
+/**
+ * The living processes of process group `pgid`. A command `start` began leads its own group, and
+ * what it starts stays in it, even once adopted by init: after the command, this finds what it left.
+ */
+export async function inGroup(pgid: number): Promise<number[]> {
+  return (await processTable()).filter((row) => row.pgid === pgid).map((row) => row.pid);
 }
 
 /** Those of `pids` that still run (a zombie does not). */
@@ -114,6 +123,29 @@ export function start(command: string, args: readonly string[], env: NodeJS.Proc
       }
     },
   };
+}
+
+const dataUrl = (source: string) => `data:text/javascript,${encodeURIComponent(source)}`;
+
+/**
+ * Node options under which a command gets `signal` while it loads: the moment it first resolves
+ * one of the kit's packages (`@print-contracts/…`), through a module resolve hook. Sent any earlier,
+ * while Node itself starts, a signal kills every Node program; by a timer, it would depend on the
+ * machine's speed.
+ */
+export function signalWhileLoading(signal: NodeJS.Signals): string[] {
+  const hooks = `let sent = false;
+export async function resolve(specifier, context, next) {
+  if (!sent && specifier.startsWith('@print-contracts/')) {
+    sent = true;
+    process.kill(process.pid, ${JSON.stringify(signal)});
+  }
+  return next(specifier, context);
+}`;
+  return [
+    '--import',
+    dataUrl(`import { register } from 'node:module';\nregister(${JSON.stringify(dataUrl(hooks))});`),
+  ];
 }
 
 /** Kills whatever of `pids` still runs, with its process group: the last resort of a test's clean-up. */

@@ -29,8 +29,8 @@ export class PactOutputError extends ConsumerContractsError {
 export class StubServerError extends ConsumerContractsError {
   override readonly name = 'StubServerError';
 
-  constructor(message: string) {
-    super(ERROR_CODES.stubServer, message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(ERROR_CODES.stubServer, message, options);
   }
 }
 

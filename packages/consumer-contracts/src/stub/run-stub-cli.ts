@@ -10,6 +10,7 @@ import {
 } from '@print-contracts/client';
 import {
   argsProblem,
+  listenProblem,
   parseFlags,
   STOP_SIGNALS,
   type StopSources,
@@ -54,8 +55,8 @@ Options:
 
 It stops on SIGINT (Ctrl-C), SIGTERM or SIGHUP, and when the process that started it exits;
 the stub server process it starts never outlives it, even when this one is killed with SIGKILL.
-Exit status: 0 stopped, 1 the stub server failed or ended by itself, 2 bad options or no
-readable pact file.
+Exit status: 0 stopped, 1 the stub server failed or ended by itself, or --port is in use,
+2 bad options or no readable pact file.
 `;
 
 /** The `print-contracts-stub` command (`pnpm stub`); resolves to its exit status. */
@@ -106,7 +107,8 @@ export async function runStubCli(argv: readonly string[], io: StubCliIo = proces
     return await serve({ versions, port: Number(port), contractsDir }, io);
   } catch (error) {
     if (!isStubServerError(error)) throw error;
-    io.stderr.write(`stub: ${error.message}\n`);
+    const problem = listenProblem(error.cause, { port: Number(port) });
+    io.stderr.write(problem ? usageLine('stub', problem) : `stub: ${error.message}\n`);
     return STUB_EXIT.failed;
   }
 }

@@ -105,7 +105,9 @@ export async function startStubServer(options: StubServerOptions = {}) {
     await close();
     if (error instanceof StubServerError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new StubServerError(`the stub's front could not listen on port ${options.port ?? 0}: ${reason}`);
+    throw new StubServerError(`the stub's front could not listen on port ${options.port ?? 0}: ${reason}`, {
+      cause: error,
+    });
   }
   let closed: Promise<void> | undefined;
   return {

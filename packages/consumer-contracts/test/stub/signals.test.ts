@@ -1,12 +1,16 @@
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
   descendants,
   findByCommand,
+  inGroup,
   killLeftovers,
   type Started,
+  signalWhileLoading,
   start,
   stopWith,
 } from '@print-contracts/test-support';
@@ -23,6 +27,9 @@ async function servedFolder(processes: readonly number[]): Promise<string> {
   if (!file) throw new Error(`the stub server names no --file: ${stdout}`);
   return dirname(file);
 }
+
+/** The package's own launcher on its build (turbo builds it before these tests; alone, `pnpm build` first). */
+const BIN = fileURLToPath(new URL('../../bin/print-contracts-stub.js', import.meta.url));
 
 /** The command's own Node process. */
 const STUB_CLI = /\bnode\b.*dist[/\\]stub[/\\]cli\.js/;
@@ -98,4 +105,18 @@ describe(`${STUB_COMMAND} and signals`, { timeout: 60_000 }, () => {
     });
     expect(stub.output.stderr).toContain('the Pact stub server ended by itself (signal SIGKILL)');
   });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'the built binary stops with status 0 on %s while it loads, as soon as it is up, its stub server gone',
+    async (signal) => {
+      const stub = start(process.execPath, [...signalWhileLoading(signal), BIN, '--api-version', 'v2']);
+      tracked.push(stub.pid);
+      const closed = once(stub.child, 'close'); // exited, and its output read to the end
+      expect(await closed, stub.output.stderr).toEqual([0, null]);
+      expect(stub.output.stdout).toMatch(new RegExp(`listening at \\S+[^]*Stopped on ${signal}\\.\\n$`));
+      expect(stub.output.stderr).toBe('');
+      // What it started stays in its process group, even once adopted: nothing of it may remain.
+      await expect.poll(() => inGroup(stub.pid), { timeout: 15_000 }).toEqual([]);
+    },
+  );
 });

@@ -1,10 +1,12 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_VERSIONS, isHttpError, OrdersClient } from '@print-contracts/client';
 import { PLACEHOLDER_CREDENTIALS, PROVIDER_STATES, UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
-import { living, waitUntilGone } from '@print-contracts/test-support';
+import { descendants, findByCommand, living, waitUntilGone } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_ORDER } from '../../src/fixtures/examples.js';
 import { CANCEL_REASON } from '../../src/fixtures/orders.js';
@@ -196,6 +198,23 @@ describe('print-contracts-stub', () => {
       }
     },
   );
+
+  it('exits 1 with one line naming --port and its fix when another program holds the port, its stub server gone', async () => {
+    const other = createServer();
+    await once(other.listen(0, '127.0.0.1'), 'listening');
+    try {
+      const port = (other.address() as AddressInfo).port;
+      const run = io();
+      expect(await runStubCli(['--api-version', 'v2', '--port', String(port)], run.io)).toBe(1);
+      expect(run.err.join('')).toBe(
+        `stub: --port ${port} is in use by another program; choose another port, or --port 0 for a free one (see pnpm stub --help)\n`,
+      );
+      expect(run.out.join('')).toBe('');
+      expect(await findByCommand(await descendants(process.pid), /[/\\]pact(\.exe)? stub /)).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'])(
     'serves with a leading `--` from pnpm, and stops with 0 on %s, its stub server gone',
