@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -148,9 +149,14 @@ describe('the verify command stopped mid-run', () => {
 
 // Teardown's budget after a stop is 15 s; the test's bound leaves room for a busy machine.
 describe('the verify command stopped during teardown', { timeout: 90_000 }, () => {
-  it('stops waiting for orders still being created within its budget, exits 143 and leaves them in the ledger, as a stopped --cleanup does (130)', async () => {
+  /**
+   * A run that creates one order the target never processes, at its teardown for `use`: teardown
+   * would wait for that order until its deadline, 10 min away. Its workspace and target go after.
+   */
+  async function atTeardown(
+    use: (run: ReturnType<typeof spawnCli>, reports: string, api: SampleApi) => Promise<void>,
+  ) {
     const space = await workspace();
-    // Orders are never processed: teardown would wait for the one order until its deadline, 10 min away.
     const api = await sampleTarget({ processingDelayMs: 3_600_000 });
     try {
       const pacts = await writeFixturePacts(space.path('pacts'), ['v1'], (_version, interactions) =>
@@ -169,6 +175,15 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
         { cwd: space.dir, env: cliEnv(credentialEnv(api)) },
       );
       await run.waitFor('Teardown:');
+      await use(run, reports, api);
+    } finally {
+      await api.close();
+      await space.remove();
+    }
+  }
+
+  it('stops waiting for orders still being created within its budget, exits 143 and leaves them in the ledger, as a stopped --cleanup does (130)', async () => {
+    await atTeardown(async (run, reports, api) => {
       run.child.kill('SIGTERM');
       expect(await run.done).toEqual({ code: 143, signal: null });
       const ledger = `${reports}/verify-ledger.jsonl`;
@@ -185,7 +200,7 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
 
       // `--cleanup` waits for that order too, until a Ctrl-C: it keeps it in the ledger and exits 130.
       const cleanup = spawnCli(['--cleanup', '--report-dir', reports, '--poll-interval', '100'], {
-        cwd: space.dir,
+        cwd: dirname(reports),
         env: cliEnv(credentialEnv(api)),
       });
       await cleanup.waitFor('Cleanup: 1 open orders');
@@ -197,32 +212,11 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
       expect(cleanup.stdout()).toMatch(/still open: .*\n.*1 still open in .*verify-ledger\.jsonl/);
       expect(events(ledger, 'creating')).toBe(1);
       expect(existsSync(ledger)).toBe(true);
-    } finally {
-      await api.close();
-      await space.remove();
-    }
+    });
   });
 
   it('quits at a second signal, leaving the order it could not cancel in the ledger its first notice named', async () => {
-    const space = await workspace();
-    const api = await sampleTarget({ processingDelayMs: 3_600_000 });
-    try {
-      const pacts = await writeFixturePacts(space.path('pacts'), ['v1'], (_version, interactions) =>
-        interactions.filter((item) => item.description === 'a request to create a test order'),
-      );
-      const reports = space.path('reports');
-      const run = spawnCli(
-        verifyArgs({
-          baseUrl: api.url,
-          mode: 'sample',
-          control: true,
-          pact: pacts,
-          reports,
-          extra: ['--creation-timeout', '600000', '--verbose'],
-        }),
-        { cwd: space.dir, env: cliEnv(credentialEnv(api)) },
-      );
-      await run.waitFor('Teardown:');
+    await atTeardown(async (run, reports) => {
       run.child.kill('SIGINT');
       const ledger = `${reports}/verify-ledger.jsonl`;
       await expect.poll(run.stderr, { timeout: 20_000 }).toContain(`--cleanup --ledger ${ledger}`);
@@ -233,9 +227,6 @@ describe('the verify command stopped during teardown', { timeout: 90_000 }, () =
       // Quit: no teardown to its end, no reports; the order still open, and said so: the ledger keeps it for `--cleanup`.
       expect(existsSync(`${reports}/verify-report.json`)).toBe(false);
       expect([events(ledger, 'creating'), events(ledger, 'closed')]).toEqual([1, 0]);
-    } finally {
-      await api.close();
-      await space.remove();
-    }
+    });
   });
 });
