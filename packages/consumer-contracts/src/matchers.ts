@@ -27,6 +27,18 @@ export function patternSource(pattern: RegExp): string {
   return pattern.flags.includes('i') ? `(?i)${pattern.source}` : pattern.source;
 }
 
+/**
+ * The answer's `Content-Type`, which the client never reads (it parses the body): any JSON media
+ * type, with any parameters, so a vendor naming its own (`application/vnd.…+json`) keeps the
+ * contract. `jsonBody` alone pins exactly `application/json`, which the vendor does not document.
+ */
+export const JSON_ANSWER_HEADERS = {
+  'Content-Type': MatchersV3.regex(
+    patternSource(/^application\/(?:[\w.-]+\+)?json(?:\s*;[\s\S]*)?$/i),
+    'application/json',
+  ),
+};
+
 /** A value that matches `pattern`; the example must match too. */
 export function matching(pattern: RegExp, example: string | number): RawMatcher {
   if (!pattern.test(String(example))) {

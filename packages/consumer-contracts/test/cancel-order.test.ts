@@ -9,6 +9,7 @@ import {
   clientErrorStatus,
   documentedStatus,
   injectedOrderPath,
+  JSON_ANSWER_HEADERS,
   orderPath,
   successStatus,
 } from '../src/matchers.js';
@@ -31,7 +32,9 @@ describe.each(API_VERSIONS)('the orders client cancelling orders (%s)', (version
       .withRequest(cancelOrder.method, injectedOrderPath(cancelOrder, 'id', EXAMPLE_ORDER.id), (request) =>
         request.headers(pact.requestHeaders()).jsonBody({ reason: CANCEL_REASON }),
       )
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(ORDER_CANCELLED))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(ORDER_CANCELLED),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           await expect(client.cancelOrder(EXAMPLE_ORDER.id, CANCEL_REASON)).resolves.toEqual({
@@ -52,7 +55,9 @@ describe.each(API_VERSIONS)('the orders client cancelling orders (%s)', (version
         injectedOrderPath(cancelOrder, 'id', EXAMPLE_ORDER_IN_PRODUCTION.id),
         (request) => request.headers(pact.requestHeaders()).jsonBody({ reason: CANCEL_REASON }),
       )
-      .willRespondWith(documentedStatus(cancelOrder, 500), (response) => response.jsonBody(CANCEL_REFUSED))
+      .willRespondWith(documentedStatus(cancelOrder, 500), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(CANCEL_REFUSED),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const error = await client

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { INVALID_ORDERS, NEW_ORDERS, QUOTE_ORDER, TEST_ORDERS } from '../src/fixtures/orders.js';
 import { ORDER_CREATED } from '../src/fixtures/responses.js';
-import { clientErrorStatus, orderPath, successStatus } from '../src/matchers.js';
+import { clientErrorStatus, JSON_ANSWER_HEADERS, orderPath, successStatus } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { createOrder } = operations;
@@ -23,7 +23,9 @@ describe.each(API_VERSIONS)('the orders client creating orders (%s)', (version) 
       .withRequest(createOrder.method, path, (request) =>
         request.headers(pact.requestHeaders()).jsonBody(body),
       )
-      .willRespondWith(successStatus(201), (response) => response.jsonBody(ORDER_CREATED));
+      .willRespondWith(successStatus(201), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(ORDER_CREATED),
+      );
 
   /** A create request the vendor should refuse: the docs give no status, so any 4xx. */
   const refused = (description: string, body: object, why: string) =>

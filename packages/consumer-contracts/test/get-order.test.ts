@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { EXAMPLE_FAILED_ORDER, EXAMPLE_ORDER } from '../src/fixtures/examples.js';
 import { CREATION_FAILED, DISCOUNTED_ORDER, ORDER_DETAIL, SHIPPED_ORDER } from '../src/fixtures/responses.js';
-import { documentedStatus, injectedOrderPath, orderPath, successStatus } from '../src/matchers.js';
+import {
+  documentedStatus,
+  injectedOrderPath,
+  JSON_ANSWER_HEADERS,
+  orderPath,
+  successStatus,
+} from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { getOrder } = operations;
@@ -23,7 +29,9 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', EXAMPLE_ORDER.id), (request) =>
         request.headers(pact.requestHeaders()),
       )
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(ORDER_DETAIL))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(ORDER_DETAIL),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const order = await client.getOrder(EXAMPLE_ORDER.id);
@@ -42,7 +50,9 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .withRequest(getOrder.method, injectedOrderPath(getOrder, 'uuid', EXAMPLE_ORDER.uuid), (request) =>
         request.headers(pact.requestHeaders()),
       )
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(ORDER_DETAIL))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(ORDER_DETAIL),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const order = await client.getOrder(EXAMPLE_ORDER.uuid);
@@ -79,7 +89,9 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
         injectedOrderPath(getOrder, 'uuid', EXAMPLE_FAILED_ORDER.uuid),
         (request) => request.headers(pact.requestHeaders()),
       )
-      .willRespondWith(documentedStatus(getOrder, 404), (response) => response.jsonBody(CREATION_FAILED))
+      .willRespondWith(documentedStatus(getOrder, 404), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(CREATION_FAILED),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const error = await client
@@ -98,7 +110,9 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', detail.id), (request) =>
         request.headers(pact.requestHeaders()),
       )
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(SHIPPED_ORDER))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(SHIPPED_ORDER),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const order = await client.getOrder(detail.id);
@@ -121,7 +135,9 @@ describe.each(API_VERSIONS)('the orders client reading an order (%s)', (version)
       .withRequest(getOrder.method, injectedOrderPath(getOrder, 'id', detail.id), (request) =>
         request.headers(pact.requestHeaders()),
       )
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(DISCOUNTED_ORDER))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(DISCOUNTED_ORDER),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const order = await client.getOrder(detail.id);

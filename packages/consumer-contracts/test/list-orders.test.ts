@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { assumed, DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { OFFSET_PAST_THE_END } from '../src/fixtures/examples.js';
 import { EMPTY_ORDER_PAGE, ORDER_LIST, ORDER_SUMMARY, orderPage } from '../src/fixtures/responses.js';
-import { oneOf, orderPath, successStatus } from '../src/matchers.js';
+import { JSON_ANSWER_HEADERS, oneOf, orderPath, successStatus } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const PAGE_LIMIT = 10;
@@ -26,7 +26,9 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
         documented('the list shape: count and orders of id, number, status, date, uuid', DOCS.listOrders),
       )
       .withRequest(operations.listOrders.method, path, (request) => request.headers(pact.requestHeaders()))
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(ORDER_LIST))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(ORDER_LIST),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const page = await client.listOrders();
@@ -46,7 +48,9 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
           .query({ limit: String(PAGE_LIMIT), offset: String(PAGE_OFFSET) })
           .headers(pact.requestHeaders()),
       )
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(orderPage(PAGE_LIMIT)))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(orderPage(PAGE_LIMIT)),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const page = await client.listOrders({ limit: PAGE_LIMIT, offset: PAGE_OFFSET });
@@ -68,7 +72,9 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
           .query({ limit: String(LIST_LIMIT_MAX), offset: String(OFFSET_PAST_THE_END) })
           .headers(pact.requestHeaders()),
       )
-      .willRespondWith(successStatus(200), (response) => response.jsonBody(EMPTY_ORDER_PAGE))
+      .willRespondWith(successStatus(200), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(EMPTY_ORDER_PAGE),
+      )
       .executeTest(
         pact.withClient(async (client) => {
           const page = await client.listOrders({ limit: LIST_LIMIT_MAX, offset: OFFSET_PAST_THE_END });
@@ -88,7 +94,7 @@ describe.each(API_VERSIONS)('the orders client listing orders (%s)', (version) =
       )
       .willRespondWith(successStatus(200), (response) =>
         // Every order of a filtered page has exactly that status: that is what the filter promises.
-        response.jsonBody({
+        response.headers(JSON_ANSWER_HEADERS).jsonBody({
           ...ORDER_LIST,
           orders: MatchersV3.eachLike({ ...ORDER_SUMMARY, status: oneOf([FILTER_STATUS], FILTER_STATUS) }),
         }),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DOCS, documented, SUCCESS_CLASS } from '../src/expectations.js';
 import { TEST_ORDERS } from '../src/fixtures/orders.js';
 import { ORDER_CREATED } from '../src/fixtures/responses.js';
-import { orderPath, successStatus } from '../src/matchers.js';
+import { JSON_ANSWER_HEADERS, orderPath, successStatus } from '../src/matchers.js';
 import { contractPact } from './support/contract-pact.js';
 
 const { createOrder } = operations;
@@ -25,7 +25,9 @@ describe('the orders client without a version header (v1 pact only)', () => {
       .withRequest(createOrder.method, orderPath(createOrder), (request) =>
         request.headers(pact.requestHeaders({ versionHeader: false })).jsonBody(TEST_ORDERS.v1),
       )
-      .willRespondWith(successStatus(201), (response) => response.jsonBody(ORDER_CREATED))
+      .willRespondWith(successStatus(201), (response) =>
+        response.headers(JSON_ANSWER_HEADERS).jsonBody(ORDER_CREATED),
+      )
       .executeTest(
         pact.withClient(
           async (client) => {

@@ -98,6 +98,48 @@ describe('the verdicts of a run against a sample API that declared its control s
     }
   }, 120_000);
 
+  it('a vendor that names its own JSON media type and spells line ids otherwise keeps the contract: the client reads neither (exit 0)', async () => {
+    const run = await verify('media-type-and-line-ids', {
+      response: (answer, request) => {
+        const json = String(answer.headers['content-type'] ?? '').startsWith('application/json');
+        const typed = json
+          ? {
+              ...answer,
+              headers: {
+                ...answer.headers,
+                'content-type': 'application/vnd.printdeal-api+json; charset=utf-8',
+              },
+            }
+          : answer;
+        if (request.method !== 'GET' || !ONE_ORDER.test(request.path) || answer.status !== 200) return typed;
+        return editJson(typed, (body) => {
+          for (const line of linesOf(body)) line.id = `R-${String(line.id)}`;
+          return body;
+        });
+      },
+    });
+    expect(run.report.totals).toMatchObject({ failed: 0, notVerifiable: 0, targetUnavailable: 0 });
+    expect(run.code).toBe(EXIT_CODES.passed);
+  }, 120_000);
+
+  it('a line id turned into an object is FAILED (exit 1)', async () => {
+    const run = await verify('line-id-object', {
+      response: (answer, request) =>
+        request.method === 'GET' && ONE_ORDER.test(request.path) && answer.status === 200
+          ? editJson(answer, (body) => {
+              for (const line of linesOf(body)) line.id = { value: line.id };
+              return body;
+            })
+          : undefined,
+    });
+    expect(run.code).toBe(EXIT_CODES.failed);
+    for (const version of VERSIONS) {
+      expect(run.verdict(version, 'a request for an order by its numeric id')?.mismatches.join('\n')).toMatch(
+        /lines\[0\]\.id/,
+      );
+    }
+  }, 120_000);
+
   it('a failed creation whose 404 no longer says so is arranged from the bound and FAILED by the replay (exit 1)', async () => {
     const run = await verify(
       'creation-message',

@@ -118,6 +118,13 @@ function renderInteraction(
     );
   }
   lines.push(`- Response: status ${expectedStatus(interaction)}`, '');
+  const answerHeaders = Object.entries(response.headers ?? {}).map(([name, values]) => [
+    name,
+    describe(ruleAt(response.matchingRules, 'header', name), values.join(', ')),
+  ]);
+  lines.push(
+    ...once('Response headers', answerHeaders, () => table(['response header', 'expected'], answerHeaders)),
+  );
   if (response.body?.content !== undefined) {
     const rows = fieldRows(response.body.content, response.matchingRules);
     lines.push(...once('Response body', rows, () => table(['response body field', 'expected'], rows)));
