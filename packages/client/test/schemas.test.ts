@@ -178,6 +178,32 @@ describe('the response schemas', () => {
     expect(toFieldIssues(result.error?.issues ?? []).map((issue) => issue.path)).toEqual([path]);
   });
 
+  it('orderDetailSchema leaves out an optional field no contract pins when it is not as documented, and reads the rest', () => {
+    const body = orderDetailJson();
+    const shipment = {
+      trackAndTraceUrl: ['https://track.example/1'],
+      houseNumber: 123,
+      shippingCost: '0.00',
+    };
+    Object.assign(body.lines[0] as object, {
+      shippingCost: 'free',
+      externalId: 42,
+      shipmentInfo: [shipment],
+    });
+    const result = orderDetailSchema.safeParse(body);
+    expect(result.error).toBeUndefined();
+    const [line] = result.data?.lines ?? [];
+    expect([line?.shippingCost, line?.externalId]).toEqual([undefined, undefined]);
+    expect(line?.shipmentInfo?.[0]).toMatchObject({
+      houseNumber: undefined,
+      shippingCost: undefined,
+      trackAndTraceUrl: ['https://track.example/1'],
+    });
+    // As documented, or null, they are typed and kept.
+    Object.assign(body.lines[0] as object, { shippingCost: 4.95, externalId: null });
+    expect(orderDetailSchema.parse(body).lines[0]).toMatchObject({ shippingCost: 4.95, externalId: null });
+  });
+
   it('orderListSchema reads a page and refuses a negative count', () => {
     expect(orderListSchema.safeParse({ count: 1, orders: [orderSummary(1)] }).success).toBe(true);
     expect(orderListSchema.safeParse({ count: -1, orders: [] }).success).toBe(false);
