@@ -31,6 +31,11 @@ const CASES: readonly Case[] = [
     want: /^verify: Option '--mode' is given more than once; give it once \(see pnpm verify --help\)\n$/,
   },
   {
+    given: 'an --only of spaces, which every description would contain',
+    args: () => ['--only', '  '],
+    want: /^verify: Option '--only' has an empty value; give one \(see pnpm verify --help\)\n$/,
+  },
+  {
     given: 'an empty --report-dir, which would write the reports into the current folder',
     args: () => ['--report-dir='],
     want: /^verify: Option '--report-dir' has an empty value; give one \(see pnpm verify --help\)\n$/,

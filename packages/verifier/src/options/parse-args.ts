@@ -87,9 +87,6 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
   if (values.help) return { kind: 'help' as const };
   if (values.version) return { kind: 'version' as const };
   if (values.quiet && values.verbose) throw new UsageError('--quiet and --verbose exclude each other');
-  if (values.only?.some((text) => text.trim() === '')) {
-    throw new UsageError('--only needs a text the interaction descriptions contain');
-  }
 
   const reportDir = resolve(cwd, values['report-dir'] ?? 'reports');
   const ledgerPath = resolve(cwd, values.ledger ?? resolve(reportDir, 'verify-ledger.jsonl'));
