@@ -134,18 +134,20 @@ const dataUrl = (source: string) => `data:text/javascript,${encodeURIComponent(s
  * machine's speed.
  */
 export function signalWhileLoading(signal: NodeJS.Signals): string[] {
-  const hooks = `let sent = false;
-export async function resolve(specifier, context, next) {
+  const resolve = `let sent = false;
+function resolve(specifier, context, next) {
   if (!sent && specifier.startsWith('@print-contracts/')) {
     sent = true;
     process.kill(process.pid, ${JSON.stringify(signal)});
   }
   return next(specifier, context);
 }`;
-  return [
-    '--import',
-    dataUrl(`import { register } from 'node:module';\nregister(${JSON.stringify(dataUrl(hooks))});`),
-  ];
+  // In-thread hooks where Node has them (22.15 and later; 26 deprecates `register`), else a hooks thread.
+  const setup = `import * as module from 'node:module';
+${resolve}
+if (module.registerHooks) module.registerHooks({ resolve });
+else module.register(${JSON.stringify(dataUrl(`${resolve}\nexport { resolve };`))});`;
+  return ['--import', dataUrl(setup)];
 }
 
 /** Kills whatever of `pids` still runs, with its process group: the last resort of a test's clean-up. */
