@@ -328,7 +328,8 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
         headersTimeout: this.#options.timeoutMs,
         bodyTimeout: this.#options.timeoutMs,
       });
-      const next = hops < this.#options.followRedirects ? this.#redirected(method, at, response) : undefined;
+      const next =
+        hops < this.#options.followRedirects ? this.#redirected(method, path, at, response) : undefined;
       if (next === undefined) break;
       await response.body.dump();
       at = next;
@@ -339,12 +340,24 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     return { status: response.statusCode, headers: response.headers, text };
   }
 
-  /** Where a redirect the client follows points (path and query), or undefined. */
-  #redirected(method: HttpMethod, at: string, { statusCode, headers }: Dispatcher.ResponseData) {
+  /**
+   * Where a redirect the client follows points (path and query), or undefined: on the base URL's
+   * origin, and for a change only to the same resource (its path ends as `path` does below the base
+   * path), so that a redirect cannot turn a cancel of one order into a cancel of another.
+   */
+  #redirected(
+    method: HttpMethod,
+    path: string,
+    at: string,
+    { statusCode, headers }: Dispatcher.ResponseData,
+  ) {
     const location = [headers.location].flat()[0];
     if (!isRedirect(statusCode) || !location || (statusCode === 303 && method !== 'GET')) return undefined;
     const url = URL.parse(location, `${this.#options.origin}${at}`);
-    return url?.origin === this.#options.origin ? `${url.pathname}${url.search}` : undefined;
+    if (url?.origin !== this.#options.origin) return undefined;
+    const resource = (path.split('?')[0] ?? '').slice(this.#options.basePath.length);
+    if (method !== 'GET' && !url.pathname.endsWith(resource)) return undefined;
+    return `${url.pathname}${url.search}`;
   }
 
   /**

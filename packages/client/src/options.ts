@@ -31,7 +31,9 @@ export interface OrdersClientOptions<V extends ApiVersion = ApiVersion> {
   /**
    * Redirects followed, at most this many per request, on the base URL's own origin only (the
    * credentials go with them), the method and body kept: 301, 302, 307 and 308, and a 303 for a
-   * read. Default 0: a redirect is an `HttpError` that says where it points.
+   * read; a change (create, update, cancel) only to the same resource moved (`/api/orders/42` to
+   * `/api/v2/orders/42`, never to another order). Default 0: a redirect is an `HttpError` that says
+   * where it points.
    */
   followRedirects?: number;
   /**

@@ -42,21 +42,43 @@ describe('a redirect', () => {
   it.each([301, 302, 307, 308])(
     'with followRedirects, a %i on the same origin is followed, method and body kept',
     async (status) => {
-      api.server.handle(movedTo(status, '/v2/api/orders/42'));
+      api.server.handle(movedTo(status, `/v2/api/orders/${ORDER_ID}`));
       const result = await api.client({ followRedirects: 1 }).cancelOrder(ORDER_ID, 'moved');
       expect(result).toEqual({ success: true });
       const [first, second] = api.server.requests;
       expect(first?.path).toBe(`/api/orders/${ORDER_ID}`);
-      expect(second).toMatchObject({ method: 'DELETE', path: '/v2/api/orders/42' });
+      expect(second).toMatchObject({ method: 'DELETE', path: `/v2/api/orders/${ORDER_ID}` });
       expect(jsonOf(second?.body ?? '')).toEqual({ reason: 'moved' });
     },
   );
+
+  it.each([
+    ['another order', '/api/orders/42'],
+    ['another order moved', `/v2/api/orders/9${ORDER_ID}`],
+    ['the list', '/api/orders'],
+  ])(
+    'with followRedirects, a cancel redirected to %s is not followed: no other order is cancelled',
+    async (_what, to) => {
+      api.server.handle(movedTo(308, to));
+      await expect(api.client({ followRedirects: 3 }).cancelOrder(ORDER_ID, 'moved')).rejects.toMatchObject({
+        status: 308,
+        location: to,
+      });
+      expect(api.server.requests).toHaveLength(1);
+    },
+  );
+
+  it('with followRedirects, a read is followed to another path of the origin', async () => {
+    api.server.handle(movedTo(302, '/v2/api/orders/42', reply(200, { count: 0, orders: [] })));
+    await expect(api.client({ followRedirects: 1 }).listOrders()).resolves.toEqual({ count: 0, orders: [] });
+    expect(api.server.requests.map((request) => request.path)).toEqual(['/api/orders', '/v2/api/orders/42']);
+  });
 
   it('with followRedirects, a 303 is followed by a read but not by a cancel', async () => {
     api.server.handle(movedTo(303, '/v2/api/orders', reply(200, { count: 0, orders: [] })));
     await expect(api.client({ followRedirects: 1 }).listOrders()).resolves.toEqual({ count: 0, orders: [] });
     api.server.reset();
-    api.server.handle(movedTo(303, '/v2/api/orders/42'));
+    api.server.handle(movedTo(303, `/v2/api/orders/${ORDER_ID}`));
     await expect(api.client({ followRedirects: 1 }).cancelOrder(ORDER_ID, 'moved')).rejects.toMatchObject({
       status: 303,
     });
@@ -65,10 +87,10 @@ describe('a redirect', () => {
 
   it('to another origin is never followed: the credentials stay home', async () => {
     other.server.handle(reply(200, { success: true }));
-    api.server.handle(movedTo(308, `${other.server.origin}/v2/api/orders/42`));
+    api.server.handle(movedTo(308, `${other.server.origin}/v2/api/orders/${ORDER_ID}`));
     await expect(api.client({ followRedirects: 3 }).cancelOrder(ORDER_ID, 'moved')).rejects.toMatchObject({
       status: 308,
-      location: `${other.server.origin}/v2/api/orders/42`,
+      location: `${other.server.origin}/v2/api/orders/${ORDER_ID}`,
     });
     expect(other.server.requests).toHaveLength(0);
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
 import { Availability, type Exchange, type ForwardContext, forward } from '../src/replay/proxy/forwarder.js';
 import { PROXY_HEADER, type ReplayProxy, startProxy } from '../src/replay/proxy/proxy.js';
+import { filterRequest } from '../src/replay/proxy/request-filter.js';
 import { STATE_PATH, StateSequence } from '../src/replay/proxy/state-endpoint.js';
 import type { Target } from '../src/target/target.js';
 import { runRetryPolicy } from '../src/target/transport.js';
@@ -179,6 +180,136 @@ describe('the replay proxy', () => {
     }
     expect(exchanges).toMatchObject([{ status: 201, attempts: 3, unavailable: false }]);
     expect(ledger.open()).toHaveLength(1);
+  });
+});
+
+describe('the request filter in live mode', () => {
+  const OWNED = { uuid: '7b3f2c1a-0d4e-4f5a-8b6c-9d0e1f2a3b4c', id: 5000002 };
+  let space: Awaited<ReturnType<typeof workspace>>;
+  let ledger: Ledger;
+  const target: Target = {
+    kind: 'url',
+    baseUrl: 'https://vendor.example/api',
+    mode: 'live',
+    controlOrigin: undefined,
+    credentials: { main: { userId: 'team', secret: 'real-secret' }, other: undefined },
+  };
+
+  beforeAll(async () => {
+    space = await workspace();
+    ledger = Ledger.open(space.path('ledger.jsonl'), 'live1234', 60_000);
+    const key = ledger.creating(target, { credential: 'main', version: 'v2', source: 'replay' });
+    ledger.answered(key, OWNED.uuid);
+    ledger.record('read', key, { id: OWNED.id });
+  });
+  afterAll(() => space.remove());
+
+  /** The filter's judgement of one request on the wire, with the pact's placeholder credentials. */
+  const judge = (method: string, url: string, body: string, headers: Record<string, string> = {}) =>
+    filterRequest(
+      { method, url, headers: { 'content-type': 'application/json', ...PLACEHOLDERS, ...headers } },
+      Buffer.from(body),
+      { target, ledger, missing: new Set(['5000001;x', '5000001']) },
+    );
+  const testOrder = JSON.stringify(testOrderBody('v2', true));
+
+  it.each([
+    ['a create with a query string', 'POST', '/api/orders?testOrder=0', testOrder, {}, /query string/],
+    [
+      'a create that also spells testOrder another way',
+      'POST',
+      '/api/orders',
+      JSON.stringify({ ...(testOrderBody('v2', true) as object), Test_Order: false }),
+      {},
+      /spells "testOrder" another way/,
+    ],
+    [
+      'a create whose JSON is declared a form',
+      'POST',
+      '/api/orders',
+      testOrder,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      /declares its body "application\/x-www-form-urlencoded", not JSON/,
+    ],
+    [
+      "an update of the run's order with a form body",
+      'POST',
+      `/api/orders/${OWNED.id}`,
+      'testOrder=0&reference=x',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      /not JSON/,
+    ],
+    [
+      "an update of the run's order whose body is no JSON object",
+      'PUT',
+      `/api/orders/${OWNED.uuid}`,
+      '[{"testOrder": false}]',
+      {},
+      /no JSON object as its body/,
+    ],
+    [
+      'a cancel of an id proved missing, with a path parameter a servlet router drops',
+      'DELETE',
+      '/api/orders/5000001;x',
+      '{"reason": "gone"}',
+      {},
+      /names an order otherwise than by its id or uuid/,
+    ],
+    [
+      'a read that asks to be taken as a cancel',
+      'GET',
+      `/api/orders/${OWNED.id}`,
+      '',
+      { 'x-http-method-override': 'DELETE' },
+      /taken as another method \(x-http-method-override\)/,
+    ],
+    [
+      'a create that asks to be taken as another method by its query',
+      'POST',
+      '/api/orders?_method=PUT',
+      testOrder,
+      {},
+      /taken as another method \(_method\)/,
+    ],
+  ])('refuses %s: nothing is sent', (_what, method, url, body, headers, reason) => {
+    expect(judge(method, url, body, headers)).toEqual({
+      kind: 'refuse',
+      status: 403,
+      reason: expect.stringMatching(reason),
+    });
+  });
+
+  it('sends a create with a repeated key as the JSON it judged, also where its reference is the point', () => {
+    const long = 'x'.repeat(40);
+    const raw = JSON.stringify({ ...(testOrderBody('v2', true) as object), reference: long }).replace(
+      '{',
+      '{"testOrder": false, ',
+    );
+    const judged = judge('POST', '/api/orders', raw);
+    expect(judged.kind).toBe('forward');
+    const sent = judged.kind === 'forward' ? (judged.body?.toString() ?? '') : '';
+    expect(sent.match(/testOrder/g)).toEqual(['testOrder']);
+    expect(JSON.parse(sent)).toMatchObject({ testOrder: true, reference: long });
+  });
+
+  it("sends a change of the run's order to the order's own path, however the pact spells it", () => {
+    const judged = judge('PUT', `/API/orders/999/%2e%2e/${OWNED.uuid.toUpperCase()}`, '{"poNumber": "1"}');
+    expect(judged).toMatchObject({
+      kind: 'forward',
+      path: `/api/orders/${OWNED.uuid}`,
+      body: expect.any(Buffer),
+    });
+    expect(judged.kind === 'forward' && judged.body?.toString()).toBe('{"poNumber":"1"}');
+  });
+
+  it("still sends the run's own changes and cancels, and a cancel of an id proved missing", () => {
+    expect(judge('DELETE', `/api/orders/${OWNED.id}`, '{"reason": "done"}')).toMatchObject({
+      kind: 'forward',
+    });
+    expect(judge('POST', `/api/orders/${OWNED.uuid}`, '{"testOrder": true}')).toMatchObject({
+      kind: 'forward',
+    });
+    expect(judge('DELETE', '/api/orders/5000001', '{"reason": "gone"}')).toMatchObject({ kind: 'forward' });
   });
 });
 

@@ -509,6 +509,25 @@ describe('the teardown against third-party targets', () => {
     });
   });
 
+  it.each([303, 302])(
+    'settles by the run reference every order a vendor made and answered with a %i, the post/redirect/get way',
+    async (status) => {
+      // Found by a live-safety audit: a create answered 303 was crossed off as never made, and
+      // its order left open while the run said "none left open".
+      const redirected: Alteration['response'] = (answer, request) => {
+        if (request.method !== 'POST' || request.path !== '/api/orders') return undefined;
+        const { uuid } = JSON.parse(answer.body.toString()) as { uuid: string };
+        return { status, headers: { location: `/api/orders/${uuid}` }, body: Buffer.alloc(0) };
+      };
+      await behindProxy({ response: redirected }, async (url, api) => {
+        const run = await verifyQuick(`made-${status}`, url);
+        expect(run.verdict('v1', 'a request for an order by id')).toMatchObject({ verdict: 'failed' });
+        expect(run.report.teardown.ended['settled-by-reference']).toBeGreaterThan(0);
+        await expectSettled(run, api, `made-${status}`);
+      });
+    },
+  );
+
   it("retries a read a gateway answered 502, and sends again a cancel answered 500 that is not the vendor's refusal", async () => {
     const times = new Map<string, number>();
     // The first attempt of every read of one order and of every teardown cancel, never passed on.

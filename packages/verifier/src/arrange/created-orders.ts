@@ -24,6 +24,7 @@ import type { OrderBodies, VerifyOptions } from '../options/verify-options.js';
 import type { CreatedSpec } from '../plan/fixture-spec.js';
 import { type TargetClients, unanswered } from '../target/clients.js';
 import { setControlState } from '../target/control-surface.js';
+import { madeNothing } from '../target/transport.js';
 import { type ArrangedOrder, summariesOf } from './listed-orders.js';
 import { memo } from './memo.js';
 import { contradicted, isBusy, messageOf, notHere, toArrangeError } from './verdicts.js';
@@ -337,8 +338,9 @@ function createFailed(ledger: Ledger, key: string, error: unknown): ArrangeError
       : toArrangeError(error);
   }
   if (isHttpError(error)) {
-    notCreated(`status ${error.status}`);
-    // A redirect is no judgement of the order's body: the documented request moved.
+    // A redirect is no judgement of the order's body: the documented request moved, maybe once done.
+    if (!madeNothing(error.status)) ledger.record('unresolved', key, { reason: message });
+    else notCreated(`status ${error.status}`);
     if (isRedirect(error.status)) return toArrangeError(error);
     return notHere(
       'no-plain-order-readable',

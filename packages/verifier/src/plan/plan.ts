@@ -122,7 +122,10 @@ function planInteraction(
   });
   // The order a change names comes from a state the run arranges, or is one it proves missing.
   const owns = () => interaction.injected.length > 0 || states.some(({ spec }) => spec?.kind === 'no-order');
-  const routed = routeRequest(interaction, options.mode === 'live' ? { owns } : undefined);
+  const routed = routeRequest(
+    { ...interaction, queryKeys: Object.keys(interaction.query) },
+    options.mode === 'live' ? { owns } : undefined,
+  );
   const provided = new Set(states.flatMap((item) => item.provides));
   const missing = interaction.injected.filter((name) => !provided.has(name)).map((name) => `\${${name}}`);
   const invalid = states.find((item) => item.invalid !== undefined);

@@ -33,12 +33,14 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
   const forms = context.secrets.flatMap((secret) => secretForms(secret, context.userIds));
   const hidden = [...context.secrets, ...forms];
   const clean = redactor(hidden);
+  // A name as undici gives it, lower-cased: a secret echoed in one is found in lower case too.
+  const cleanLower = redactor(hidden.map((form) => form.toLowerCase()));
   const headers = (raw: RecordedExchange['requestHeaders']): NameValue[] =>
     Object.entries(raw).flatMap(([name, value]) => {
       if (value === undefined) return [];
       const values = Array.isArray(value) ? value : [value];
       return values.map((one) => ({
-        name: clean(name),
+        name: cleanLower(clean(name)),
         value: CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : clean(String(one)),
       }));
     });

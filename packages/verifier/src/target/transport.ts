@@ -26,6 +26,15 @@ export const GATEWAY_STATUSES: readonly number[] = [502, 504];
 export const withoutVendorAnswer = (status: number): boolean =>
   UNPROCESSED_STATUSES.includes(status) || GATEWAY_STATUSES.includes(status);
 
+/**
+ * Whether an answer to a create shows that no order was made: a refusal (4xx), or a 307 or 308,
+ * which ask for the very request to be sent elsewhere. A 301, 302 or 303 may answer a create that
+ * was done (post/redirect/get), and a 5xx proves nothing either: the order may exist, and the
+ * run's reference finds it.
+ */
+export const madeNothing = (status: number): boolean =>
+  (status >= 400 && status < 500) || status === 307 || status === 308;
+
 /** The longest backoff of the run's own; a longer wait is one the target asked for. */
 const LONGEST_BACKOFF_MS = 5_000;
 

@@ -3,7 +3,13 @@ import { isRedirect, redact, redactBuffer, redactValue } from '@print-contracts/
 import type { Dispatcher } from 'undici';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';
-import { type Lost, sendWithRetries, type Transport, withoutVendorAnswer } from '../../target/transport.js';
+import {
+  type Lost,
+  madeNothing,
+  sendWithRetries,
+  type Transport,
+  withoutVendorAnswer,
+} from '../../target/transport.js';
 import { type Filtered, HOP_BY_HOP, parseBody } from './request-filter.js';
 
 /** After this many requests given up in a row, the target counts as down: no more waiting. */
@@ -135,8 +141,8 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
   if (key) {
     const created =
       status >= 200 && status <= 299 ? orderCreatedSchema.safeParse(parseBody(sent.body)) : undefined;
-    // A refusal made nothing; a server error proves nothing either way: the order may exist.
-    if (!created && status >= 500) ledger.record('unresolved', key, { reason: `answer ${status}` });
+    // A refusal made nothing (a 307 or 308 neither); a server error or another redirect proves nothing.
+    if (!created && !madeNothing(status)) ledger.record('unresolved', key, { reason: `answer ${status}` });
     else if (!created) ledger.record('closed', key, { outcome: 'not-created', note: `status ${status}` });
     else if (created.success) ledger.answered(key, created.data.uuid);
     else ledger.record('unresolved', key, { reason: `answer ${status} without a uuid` });
@@ -146,13 +152,16 @@ export async function forward(request: ForwardRequest, context: ForwardContext):
   // the kit's client follows none: Pact gets the redirect without where it points
   // (no option turns following off: pact-foundation/pact-net#441).
   const redirect = isRedirect(status) ? header(headers.location) : undefined;
+  // Names come lower-cased: one that holds a secret in any case is dropped (no header name holds `[REDACTED]`).
+  const lowered = secrets.map((secret) => secret.toLowerCase());
   // A body decoded by the transport goes on without the coding it no longer has.
   const kept = Object.entries(headers).filter(
     ([name, value]) =>
       value !== undefined &&
       !HOP_BY_HOP.has(name) &&
       (sent.encoded || name !== 'content-encoding') &&
-      !(redirect !== undefined && name === 'location'),
+      !(redirect !== undefined && name === 'location') &&
+      redact(name, lowered) === name,
   );
   const scrubbed = Object.fromEntries(kept.map(([name, value]) => [name, redactValue(value, secrets)]));
   const { deprecation, sunset } = headers;

@@ -68,11 +68,16 @@ export function filterRequest(
   const [rawPath = '/', query] = (request.url ?? '/').split(/\?(.*)/s, 2);
   const parsed = parseBody(sentBody);
   const { ledger, missing, target } = context;
-  const { below, creates, credentials, refusal } = routeRequest(
-    { method, path: rawPath, body: parsed, headers: request.headers },
-    target.mode === 'live'
-      ? { owns: (ref) => ref !== undefined && (ledger.owns(ref) || missing.has(ref)) }
-      : undefined,
+  const live = target.mode === 'live';
+  const { below, creates, changes, credentials, refusal } = routeRequest(
+    {
+      method,
+      path: rawPath,
+      body: parsed,
+      headers: request.headers,
+      queryKeys: query === undefined ? [] : [...new URLSearchParams(query).keys()],
+    },
+    live ? { owns: (ref) => ref !== undefined && (ledger.owns(ref) || missing.has(ref)) } : undefined,
   );
   if (below === undefined) {
     return {
@@ -83,6 +88,8 @@ export function filterRequest(
   }
   if (refusal) return { kind: 'refuse', status: 403, reason: refusal };
   let body = sentBody.length > 0 ? sentBody : undefined;
+  // A live change goes out as the JSON it was judged by: no duplicate key or escape left to read otherwise.
+  if (live && changes && parsed !== undefined) body = Buffer.from(JSON.stringify(parsed), 'utf8');
   if (creates && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
     const { reference } = parsed as { reference?: unknown };
     if (!(typeof reference === 'string' && reference.length > REFERENCE_MAX_LENGTH)) {
@@ -100,7 +107,11 @@ export function filterRequest(
     headers[SECRET_HEADER.toLowerCase()] = target.credentials.main.secret;
   }
   const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
-  const rawBelow = rawPath.startsWith(`${API_BASE_PATH}/`) ? rawPath.slice(API_BASE_PATH.length) : below;
+  // A live change goes to the order as judged; anything else as the pact spells it.
+  const rawBelow =
+    !(live && changes) && rawPath.startsWith(`${API_BASE_PATH}/`)
+      ? rawPath.slice(API_BASE_PATH.length)
+      : below;
   return {
     kind: 'forward',
     method,
