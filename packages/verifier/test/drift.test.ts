@@ -521,6 +521,13 @@ describe('toHar', () => {
     expect(har(body)?.content.compression).toBeUndefined();
   });
 
+  it('redacts a secret echoed in a header name, which undici gives lower-cased', () => {
+    const echoed = `x-seen-${encodeURIComponent(SECRET).toLowerCase()}`;
+    const headers = har(Buffer.from('{}'), { headers: { [echoed]: '1' } })?.headers ?? [];
+    expect(headers).toHaveLength(1);
+    expect(headers[0]?.name).toBe('x-seen-[REDACTED]');
+  });
+
   it('writes a body that is not UTF-8 as base64, the secret redacted in its bytes', () => {
     const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SECRET), Buffer.from([0xc3])]);
     const response = har(body);
