@@ -57,6 +57,11 @@ export interface WaitOptions {
   intervalMs?: number;
   maxIntervalMs?: number;
   signal?: AbortSignal;
+  /**
+   * Answers the order as the target wrote it, its shape unchecked (`sendUnchecked`): for a caller
+   * that needs only to know it is readable, and leaves its shape to a contract to judge.
+   */
+  unchecked?: boolean;
 }
 
 /** The vendor's 404 for an order whose creation failed says so ("… failed"); until then it only says "not found". */
@@ -185,8 +190,13 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
    * `OrderCreationFailedError` when the vendor says creation failed, and
    * `OrderWaitTimeoutError` after `timeoutMs`.
    */
-  async waitForOrder(uuid: string, options: WaitOptions = {}): Promise<ResponseBody<'getOrder', V>> {
-    const { timeoutMs = 360_000, intervalMs = 25, maxIntervalMs = 2_000, signal } = options;
+  waitForOrder(
+    uuid: string,
+    options?: WaitOptions & { unchecked?: false },
+  ): Promise<ResponseBody<'getOrder', V>>;
+  waitForOrder(uuid: string, options: WaitOptions & { unchecked: true }): Promise<unknown>;
+  async waitForOrder(uuid: string, options: WaitOptions = {}): Promise<unknown> {
+    const { timeoutMs = 360_000, intervalMs = 25, maxIntervalMs = 2_000, signal, unchecked } = options;
     const started = Date.now();
     let pause = intervalMs;
     let lastMessage: string | undefined;
@@ -194,7 +204,10 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
     let throttled = false;
     for (;;) {
       try {
-        return await this.getOrder(uuid, { signal, deadline: started + timeoutMs });
+        const read = { signal, deadline: started + timeoutMs };
+        return await (unchecked
+          ? this.sendUnchecked('getOrder', { id: uuid }, read)
+          : this.getOrder(uuid, read));
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         // Throttled past what the retry budget allowed, near the bound: the order is not readable in time.

@@ -5,9 +5,12 @@
 export const EXIT_CODES = {
   /** Every verifiable interaction passed (for `--cleanup`: nothing is left open). */
   passed: 0,
-  /** A contract broke (or, with `--strict`, one was not verifiable); for `--cleanup`: orders remain. */
+  /**
+   * A contract broke; against a baseline, an interaction regressed (an unavailable target too); with
+   * `--strict`, one was not verifiable; with `--fail-on-drift`, drift was found. For `--cleanup`: orders remain.
+   */
   failed: 1,
-  /** Bad flags or files, an unreadable pact, an unreachable or untrusted target. */
+  /** Bad flags or files, an unreadable pact, an unreachable or untrusted target; or the verifier broke mid-run. */
   notStarted: 2,
   /** The target stopped answering mid-run (429, 503, a gateway's 502 or 504, the network, after retries); no contract broke. */
   targetUnavailable: 3,

@@ -186,6 +186,9 @@ async function verify(
     io.signal?.addEventListener('abort', stop, { once: true });
     let replayed: Replayed | undefined;
     let broke: { error: unknown } | undefined;
+    /** The verifier's own faults while arranging or replaying: once torn down, the run ends broken. */
+    const faults: unknown[] = [];
+    const fault = (error: unknown) => faults.push(error);
     try {
       const arrangement = await arrange(plan, {
         ...options,
@@ -194,6 +197,7 @@ async function verify(
         signal: work.signal,
         progress,
         detail,
+        broke: fault,
       });
       replayed = await replay(arrangement, {
         runner,
@@ -208,6 +212,7 @@ async function verify(
         broker: options.broker,
         appVersion: KIT_VERSION,
         interrupted: () => stoppedBy() !== undefined,
+        broke: fault,
         signal: work.signal,
         progress: detail,
         finished: (items) => {
@@ -221,6 +226,7 @@ async function verify(
       // A bug mid-run: what the run created is still torn down before it is reported.
       broke = { error };
     } finally {
+      if (!broke && faults.length > 0) broke = { error: faults[0] };
       io.signal?.removeEventListener('abort', stop);
       runner.stop();
     }

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SampleApi } from '@print-contracts/sample-api';
@@ -42,7 +43,7 @@ describe('the replay proxy', () => {
   });
 
   /** A proxy for one create interaction, in front of the counting front of the sample API. */
-  const start = async (mode: Target['mode'], ledger: Ledger) => {
+  const start = async (mode: Target['mode'], ledger: Ledger, faults: unknown[] = []) => {
     const [main] = api.credentials;
     if (!main) throw new Error('no credentials');
     const target: Target = {
@@ -69,6 +70,7 @@ describe('the replay proxy', () => {
         version: 'v2',
       },
       onExchange: (_item, exchange) => exchanges.push(exchange),
+      broke: (fault) => faults.push(fault),
     });
     return { proxy, exchanges };
   };
@@ -161,6 +163,28 @@ describe('the replay proxy', () => {
     });
     expect(exchanges).toMatchObject([
       { method: 'POST', path: '/api/orders', status: 201, credentials: 'real' },
+    ]);
+  });
+
+  it('answers a create the verifier itself fails on (a ledger it cannot write) as its own, judged by nobody: nothing is sent', async () => {
+    // Found by a verdict audit: the proxy answered its own failure 400, which Pact took for the
+    // target's refusal, and the interactions that expect a 4xx were verified.
+    const ledger = Ledger.open(space.path('broken', 'ledger.jsonl'), 'broken', 60_000);
+    await mkdir(space.path('broken', 'ledger.jsonl'), { recursive: true });
+    const faults: unknown[] = [];
+    const { proxy, exchanges } = await start('sample', ledger, faults);
+    const before = counted.requests.length;
+    try {
+      const answer = await replay(proxy, '/api/orders', testOrderBody('v2', true));
+      expect(answer.statusCode).toBe(500);
+      expect(answer.headers[PROXY_HEADER]).toBe('refused');
+    } finally {
+      await proxy.close();
+    }
+    expect(counted.requests.length).toBe(before);
+    expect(faults).toHaveLength(1);
+    expect(exchanges).toMatchObject([
+      { broke: true, failure: expect.stringMatching(/^the verifier broke on the request: EISDIR/) },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { exampleOrder, OrdersClient } from '@print-contracts/client';
 import { UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
@@ -45,9 +45,16 @@ describe('the verdicts of a run against a sample API that declared its control s
       extra?: readonly string[];
       before?: (api: SampleApi) => Promise<void>;
       signal?: AbortSignal;
+      /** `false`: the run is not told of the control surface (a sample-data set, as the nightly job sees one). */
+      control?: boolean;
+      seedOrders?: boolean;
     } = {},
   ) => {
-    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    const api = await startSampleApi({
+      control: true,
+      processingDelayMs: 20,
+      seedOrders: options.seedOrders,
+    });
     const proxy = await startAlteringProxy(api.origin, alteration);
     try {
       await options.before?.(api);
@@ -56,7 +63,7 @@ describe('the verdicts of a run against a sample API that declared its control s
       const args = verifyArgs({
         baseUrl: `${proxy.origin}/api`,
         mode: 'sample',
-        control: true,
+        control: options.control ?? true,
         pact: CONTRACTS,
         reports,
         extra: options.extra,
@@ -65,12 +72,27 @@ describe('the verdicts of a run against a sample API that declared its control s
       const report = JSON.parse(readFileSync(`${reports}/${REPORT_FILES.json}`, 'utf8')) as RunReport;
       const verdict = (version: string, description: string) =>
         report.interactions.find((item) => item.version === version && item.description === description);
-      return { code, report, verdict, stdout: output.stdout(), stderr: output.stderr() };
+      return { code, report, verdict, stdout: output.stdout(), stderr: output.stderr(), api };
     } finally {
       await proxy.close();
       await api.close();
     }
   };
+  /** Every read of one order answered with its JSON passed through `edit` (which changes it in place). */
+  const eachOrderRead =
+    (edit: (order: Json) => void): Alteration['response'] =>
+    (answer, request) =>
+      request.method === 'GET' && ONE_ORDER.test(request.path) && answer.status === 200
+        ? editJson(answer, (json) => {
+            edit(json as Json);
+            return json;
+          })
+        : undefined;
+  const changes = [
+    'a PUT request to update an order by its numeric id',
+    'a POST request to update an order by its uuid',
+    'a request to cancel an order with a reason',
+  ];
 
   it("a line's customerDiscount with renamed fields is FAILED with the mismatch, not excused (exit 1)", async () => {
     const run = await verify('discount-renamed', {
@@ -320,5 +342,209 @@ describe('the verdicts of a run against a sample API that declared its control s
     expect(controlCalls).toBeGreaterThan(1);
     expect(run.report.totals.notVerifiable).toBe(0);
     expect(run.report.retries?.answers429).toBeGreaterThanOrEqual(Math.floor(controlCalls / 2));
+  }, 120_000);
+  it('an absent discount written [] leaves the updates and cancels verified: arranging reads an order by the weakest signal (exit 0)', async () => {
+    // Found by a verdict audit: the arranger read its orders with the client's schema, stricter than
+    // the contract, and FAILED every update and cancel while the reads of the same body passed.
+    const run = await verify('discount-empty-list', {
+      response: eachOrderRead((order) => {
+        for (const line of linesOf(order)) if (line.customerDiscount === null) line.customerDiscount = [];
+      }),
+    });
+    for (const version of VERSIONS) {
+      for (const description of changes) {
+        expect(run.verdict(version, description)).toMatchObject({ verdict: 'verified' });
+      }
+    }
+    expect(run.report.totals.failed).toBe(0);
+    expect(run.code).toBe(EXIT_CODES.passed);
+  }, 120_000);
+
+  it('a discount turned into a list is FAILED by the replay, never excused as "no listed order" (exit 1)', async () => {
+    const run = await verify('discount-list', {
+      response: eachOrderRead((order) => {
+        for (const line of linesOf(order))
+          if (line.customerDiscount) line.customerDiscount = [line.customerDiscount];
+      }),
+    });
+    for (const version of VERSIONS) {
+      expect(run.verdict(version, 'a request for an order with a customer discount')).toMatchObject({
+        verdict: 'failed',
+        arranged: [expect.stringMatching(/none as documented, the contract judges this one/)],
+      });
+    }
+    expect(run.code).toBe(EXIT_CODES.failed);
+  }, 120_000);
+
+  it('a shipped order is one whose line is shipped with its track and trace, before one only half so (exit 0)', async () => {
+    // The first listed order gets a line in production that already has a parcel: a weak match,
+    // which the arranger took first and the contract then failed; the seed's shipped orders follow.
+    const run = await verify('half-shipped', {
+      response: (answer, request) =>
+        request.method === 'GET' && /^\/api\/orders\/1000013$/.test(request.path) && answer.status === 200
+          ? editJson(answer, (json) => {
+              const [line] = linesOf(json);
+              if (line)
+                Object.assign(line, { status: 'in-production', shipmentInfo: [{ trackAndTraceUrl: [] }] });
+              return json;
+            })
+          : undefined,
+    });
+    for (const version of VERSIONS) {
+      expect(run.verdict(version, 'a request for an order with a shipped line')).toMatchObject({
+        verdict: 'verified',
+        arranged: [expect.not.stringMatching(/listed order 1000013/)],
+      });
+    }
+  }, 120_000);
+
+  it('a sample-data probe that meets a server error excuses nothing and judges nothing: the replay does (exit 0)', async () => {
+    // Only an id the kit probes with answers 500: the interactions whose own requests were never
+    // sent were FAILED with the probe's answer.
+    const probeId = String(UNKNOWN_ORDER_ID - 1);
+    const run = await verify(
+      'probe-500',
+      {
+        request: (request) =>
+          request.method === 'GET' && request.path === `/api/orders/${probeId}`
+            ? {
+                reply: {
+                  status: 500,
+                  headers: { 'content-type': 'application/json' },
+                  body: Buffer.from('{"message":"Internal error"}'),
+                },
+              }
+            : undefined,
+      },
+      { control: false },
+    );
+    expect(run.report.totals.failed).toBe(0);
+    expect(run.verdict('v2', 'a request to update an order with an unknown id')).toMatchObject({
+      verdict: 'verified',
+    });
+    expect(run.code).toBe(EXIT_CODES.passed);
+  }, 120_000);
+
+  it('an unknown product refused at once is FAILED with the evidence, while plain orders are taken (exit 1)', async () => {
+    const unknown = /no-such-product|00000000-0000-4000-8000-000000000000/;
+    const run = await verify('unknown-product-refused', {
+      request: (request) =>
+        request.method === 'POST' && request.path === '/api/orders' && unknown.test(request.body.toString())
+          ? {
+              reply: {
+                status: 400,
+                headers: { 'content-type': 'application/json' },
+                body: Buffer.from('{"message":"Unknown product"}'),
+              },
+            }
+          : undefined,
+    });
+    for (const version of VERSIONS) {
+      expect(run.verdict(version, 'a request for an order whose creation failed')).toMatchObject({
+        verdict: 'failed',
+        reason: expect.stringMatching(/refused at once to create an order for a product no vendor sells/),
+      });
+    }
+    expect(run.code).toBe(EXIT_CODES.failed);
+  }, 120_000);
+
+  it('orders processed slower than a short --creation-timeout, within the documented window, are waited for: nothing FAILED', async () => {
+    // Every second order becomes readable 3 s after its create; the bound is 1 s. The vendor
+    // documents up to 5 minutes: the arranger claimed a contradiction after 1 s.
+    const slow = new Map<string, number>();
+    let creates = 0;
+    const run = await verify(
+      'slow-half',
+      {
+        request: (request) => {
+          const uuid = /^\/api\/orders\/([0-9a-f-]{36})$/.exec(request.path)?.[1];
+          const until = uuid === undefined ? undefined : slow.get(uuid);
+          return request.method === 'GET' && until !== undefined && Date.now() < until
+            ? {
+                reply: {
+                  status: 404,
+                  headers: { 'content-type': 'application/json' },
+                  body: Buffer.from('{"message":"Order not found"}'),
+                },
+              }
+            : undefined;
+        },
+        response: (answer, request) => {
+          if (request.method === 'POST' && request.path === '/api/orders' && answer.status === 201) {
+            const { uuid } = JSON.parse(answer.body.toString()) as { uuid: string };
+            if (++creates % 2 === 0) slow.set(uuid, Date.now() + 3_000);
+          }
+          return undefined;
+        },
+      },
+      { extra: ['--creation-timeout', '1000', '--poll-interval', '200'] },
+    );
+    expect(run.report.totals.failed).toBe(0);
+    expect(run.stdout).toMatch(/until the 5 minutes the vendor documents for processing are up/);
+    expect(run.code).toBe(EXIT_CODES.passed);
+  }, 120_000);
+
+  it('an order whose cancel shows a moment later still reaches "orders with status cancelled" (exit 0)', async () => {
+    // The docs do not say a cancel takes effect at once: the arranger read the order back once.
+    const cancelledAt = new Map<string, number>();
+    const run = await verify(
+      'cancel-later',
+      {
+        response: (answer, request) => {
+          const ref = /^\/api\/orders\/([^/?]+)$/.exec(request.path)?.[1];
+          if (request.method === 'DELETE' && ref && answer.status === 200) cancelledAt.set(ref, Date.now());
+          if (request.method !== 'GET' || !ref || answer.status !== 200) return undefined;
+          return editJson(answer, (json) => {
+            const order = json as Json;
+            const at = cancelledAt.get(String(order.id)) ?? cancelledAt.get(String(order.uuid));
+            if (at !== undefined && Date.now() - at < 1_000) order.status = 'in-progress';
+            return json;
+          });
+        },
+      },
+      { seedOrders: false, extra: ['--poll-interval', '200'] },
+    );
+    for (const version of VERSIONS) {
+      expect(run.verdict(version, 'a request for the orders with status cancelled')).toMatchObject({
+        verdict: 'verified',
+      });
+    }
+  }, 120_000);
+  it('a ledger that can no longer be written mid-run ends the run broken (exit 2), judging nothing and calling nothing verified', async () => {
+    // Found by a verdict audit: the states met "arranging broke" FAILED, and the interactions whose
+    // create the proxy could not ledger were answered 400 by the proxy itself, which Pact took for
+    // the vendor's refusal: verified.
+    const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+    const reports = space.path('ledger-broken');
+    const ledger = `${reports}/verify-ledger.jsonl`;
+    let creates = 0;
+    const proxy = await startAlteringProxy(api.origin, {
+      request: (request) => {
+        if (request.method === 'POST' && request.path === '/api/orders' && ++creates === 3) {
+          rmSync(ledger, { force: true });
+          mkdirSync(ledger, { recursive: true });
+        }
+        return undefined;
+      },
+    });
+    try {
+      const output = captureIo({ cwd: space.dir, env: credentialEnv(api) });
+      const args = verifyArgs({
+        baseUrl: `${proxy.origin}/api`,
+        mode: 'sample',
+        control: true,
+        pact: CONTRACTS,
+        reports,
+        extra: ['--creation-timeout', '2000', '--poll-interval', '100'],
+      });
+      const code = await runVerify(args, output.io);
+      expect(code).toBe(EXIT_CODES.notStarted);
+      expect(output.stderr()).toMatch(/^verify: unexpected error: EISDIR/m);
+      expect(output.stdout()).not.toMatch(/✓ v\d a request to create an order without a delivery method/);
+      expect(existsSync(`${reports}/${REPORT_FILES.json}`)).toBe(false);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
   }, 120_000);
 });

@@ -37,6 +37,8 @@ export interface Arrangement {
 export type ArrangeOptions = CreateOptions & {
   /** The waits' lines (a user needs them during a long wait). */
   readonly progress: (line: string) => void;
+  /** Told of the verifier's own faults (a bug, a ledger it cannot write): the run ends broken. */
+  readonly broke?: (fault: unknown) => void;
   /** Each state as it is reached (`--verbose`); default: `progress`. */
   readonly detail?: (line: string) => void;
 };
@@ -91,6 +93,7 @@ export async function arrange(plan: Plan, options: ArrangeOptions): Promise<Arra
       if (!result) {
         states.push(undefined);
       } else if (isArrangeError(result)) {
+        if (result.fault !== undefined) options.broke?.(result.fault);
         return decide(decisionOf(result, `state "${fixture.label}" could not be arranged: `));
       } else {
         const lacks = findProviderState(fixture.state)?.provides.filter(

@@ -29,20 +29,35 @@ export interface ListedWalk {
 const linesOf = (order: unknown): JsonObject[] =>
   isJsonObject(order) && Array.isArray(order.lines) ? order.lines.filter(isJsonObject) : [];
 
+/** A value that holds something: not absent, null, false, 0, "" nor an empty list or object. */
+const filled = (value: unknown) =>
+  Boolean(value) &&
+  !(Array.isArray(value) && value.length === 0) &&
+  !(isJsonObject(value) && Object.keys(value).length === 0);
+
 /**
- * The weakest signal of what a state needs, on the raw answer: a field present, not its shape
- * (that is the contract's to judge, in the replay).
+ * What a state needs of a line, on the raw answer, by the weakest signal: `weak`, a field present
+ * and filled, whatever its shape (that is the contract's to judge, in the replay); `strong`, also
+ * as documented. A strong match is taken first, so a line the contract would refuse is used only
+ * where the target lists none as documented.
  */
 const LINES: Readonly<
-  Record<'shipped' | 'discounted', { has: (line: JsonObject) => boolean; what: string }>
+  Record<
+    'shipped' | 'discounted',
+    { weak: (line: JsonObject) => boolean; strong: (line: JsonObject) => boolean; what: string }
+  >
 > = {
   shipped: {
-    has: (line) =>
-      line.status === 'shipped' ||
-      (Array.isArray(line.shipmentInfo) ? line.shipmentInfo.length > 0 : isJsonObject(line.shipmentInfo)),
+    weak: (line) => line.status === 'shipped' || filled(line.shipmentInfo),
+    strong: (line) =>
+      line.status === 'shipped' && Array.isArray(line.shipmentInfo) && line.shipmentInfo.some(isJsonObject),
     what: 'a shipped line',
   },
-  discounted: { has: (line) => isJsonObject(line.customerDiscount), what: 'a discounted line' },
+  discounted: {
+    weak: (line) => filled(line.customerDiscount),
+    strong: (line) => isJsonObject(line.customerDiscount) && filled(line.customerDiscount),
+    what: 'a discounted line',
+  },
 };
 
 /** Summaries as listed; an entry without a numeric id cannot be used (the list interactions judge it). */
@@ -117,17 +132,25 @@ export function listedOrders(clients: TargetClients, signal: AbortSignal) {
       if (first) return found(first, want.kind === 'status' ? ` (${want.status})` : '');
       return { searched: `looked through ${where}: ${describe(want)}` };
     }
-    const { has, what } = LINES[want.kind];
+    const { weak, strong, what } = LINES[want.kind];
     // The run's own cancelled orders pile up at the front of a long-lived set: look past them first.
     const pool = [
       ...candidates.filter((order) => order.status !== 'cancelled'),
       ...candidates.filter((order) => order.status === 'cancelled'),
     ].slice(0, MAX_DETAILS);
+    let fallback: OrderSummary | undefined;
     for (let start = 0; start < pool.length; start += DETAIL_CONCURRENCY) {
       const batch = pool.slice(start, start + DETAIL_CONCURRENCY);
       const details = await Promise.all(batch.map((order) => detail(role, version, order.id)));
-      const match = batch[details.findIndex((order) => linesOf(order).some(has))];
-      if (match) return found(match, ` (${what})`, `, read ${start + batch.length} in full`);
+      const read = start + batch.length;
+      const match = batch[details.findIndex((order) => linesOf(order).some(strong))];
+      if (match) return found(match, ` (${what})`, `, read ${read} in full`);
+      const near = batch[details.findIndex((order) => linesOf(order).some(weak))];
+      fallback ??= near;
+    }
+    if (fallback) {
+      const shape = `, read ${pool.length} in full; none as documented, the contract judges this one`;
+      return found(fallback, ` (${what})`, shape);
     }
     const bound = pool.length < candidates.length ? ` (the bound of ${MAX_DETAILS})` : '';
     return { searched: `looked through ${where}, read ${pool.length} in full${bound}: none has ${what}` };

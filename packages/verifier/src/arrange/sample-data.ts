@@ -9,7 +9,7 @@ import { canonicalJson, UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
 import type { PlannedInteraction } from '../plan/plan.js';
 import type { TargetClients } from '../target/clients.js';
 import { memo } from './memo.js';
-import { isRefusal, notHere } from './verdicts.js';
+import { notHere } from './verdicts.js';
 
 /** Two ids no order has, other than the one the pacts ask for: what they answer shows the target, not the interaction. */
 const PROBE_IDS = [String(UNKNOWN_ORDER_ID - 1), String(UNKNOWN_ORDER_ID - 2)] as const;
@@ -27,14 +27,19 @@ const ordersOf = (answer: unknown): Json[] => {
  * With `--control`, or live, nothing is excused: the replay judges.
  */
 export function sampleDataProbe(clients: TargetClients, signal: AbortSignal) {
+  // A probe only ever excuses: one that gets no usable answer shows nothing, and the replay judges.
+  const NOT_SHOWN = Symbol('not shown');
   const list = (version: ApiVersion, query: Record<string, string | number>) =>
-    clients.client('main', version).sendUnchecked('listOrders', { query }, { signal, validate: false });
+    clients
+      .client('main', version)
+      .sendUnchecked('listOrders', { query }, { signal, validate: false })
+      .catch(() => NOT_SHOWN);
 
   /** The list parameters this target ignores, each with what showed it. */
   const ignoredParameters = memo(async (version: ApiVersion): Promise<ReadonlyMap<string, string>> => {
     const plain = await list(version, {});
-    const orders = ordersOf(plain);
-    const same = (answer: unknown) => canonicalJson(answer) === canonicalJson(plain);
+    const orders = plain === NOT_SHOWN ? [] : ordersOf(plain);
+    const same = (answer: unknown) => answer !== NOT_SHOWN && canonicalJson(answer) === canonicalJson(plain);
     const ignored = new Map<string, string>();
     if (orders.length === 0) return ignored;
     const otherStatus = ORDER_STATUSES.find((status) => orders.some((order) => order.status !== status));
@@ -66,9 +71,9 @@ export function sampleDataProbe(clients: TargetClients, signal: AbortSignal) {
             .client('main', version)
             .sendUnchecked('getOrder', { id }, { signal, validate: false }),
         );
-      } catch (error) {
-        if (isRefusal(error)) return undefined;
-        throw error;
+      } catch {
+        // Refused (as the docs say), or no usable answer: nothing shown either way.
+        return undefined;
       }
     }
     const [first, second] = answers.map((answer) => canonicalJson(answer));

@@ -26,7 +26,8 @@ export const isBusy = (error: unknown): error is HttpError =>
 /**
  * An error met while arranging, as a verdict: no answer or a busy target is an unavailable target;
  * a schema-breaking answer, a refusal of a documented request, or the vendor's own server error
- * (a 500, which the vendor documents only for a cancel refused) is the target's contradiction.
+ * (a 500, which the vendor documents only for a cancel refused) is the target's contradiction. Any
+ * other error is the verifier's own: nothing is judged, and the run ends broken once torn down.
  */
 export function toArrangeError(error: unknown): ArrangeError {
   if (isArrangeError(error)) return error;
@@ -39,9 +40,14 @@ export function toArrangeError(error: unknown): ArrangeError {
   if (isTransportError(error) || isBusy(error)) {
     return new ArrangeError('target-unavailable', message, { cause: error });
   }
-  const what = !isHttpError(error)
-    ? 'arranging broke'
-    : error.status >= 500
+  if (!isHttpError(error)) {
+    return new ArrangeError('not-run', `not judged: the verifier broke while arranging: ${message}`, {
+      cause: error,
+      fault: error,
+    });
+  }
+  const what =
+    error.status >= 500
       ? `the target answered ${error.status} to a request the vendor documents`
       : isRedirect(error.status)
         ? 'the target redirected a request the vendor documents'

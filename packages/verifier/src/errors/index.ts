@@ -106,14 +106,17 @@ export class ArrangeError extends VerifierError {
   override readonly name = 'ArrangeError';
   /** With `not-verifiable`: the code of the target property (the closed list in `plan/not-verifiable.ts`). */
   readonly notVerifiable: string | undefined;
+  /** The verifier's own fault (a bug, a ledger it cannot write): the run ends broken once torn down. */
+  readonly fault: unknown;
 
   constructor(
     readonly verdict: ArrangeVerdict,
     message: string,
-    options?: ErrorOptions & { readonly notVerifiable?: string },
+    options?: ErrorOptions & { readonly notVerifiable?: string; readonly fault?: unknown },
   ) {
     super(VERIFIER_ERROR_CODES.arrange, message, options);
     this.notVerifiable = options?.notVerifiable;
+    this.fault = options?.fault;
   }
 }
 

@@ -50,6 +50,8 @@ export interface ReplayOptions
   readonly progress: (line: string) => void;
   /** The interactions of one run of Pact's verifier, once it has judged them. */
   readonly finished?: (items: readonly ReplayedInteraction[]) => void;
+  /** Told of the verifier's own faults on a request: the run ends broken. */
+  readonly broke?: (fault: unknown) => void;
 }
 
 /** What the pacts of one replay share. */
@@ -129,6 +131,7 @@ async function replayPact(
     sequence,
     filter: context,
     forward: { ...context, version: pact.version },
+    broke: context.broke,
     onExchange: (item, exchange) => {
       exchanges.set(item.id, [...(exchanges.get(item.id) ?? []), exchange]);
       const outcome = exchange.failure ? `✗ ${exchange.failure}` : `${exchange.status}`;
@@ -197,6 +200,8 @@ function settled(
   const none = { arranged: item, mismatches: [], ms: undefined, exchanges: [] };
   if (item.decided) return { ...none, ...item.decided };
   const base = { ...none, ms: typeof judged === 'string' ? undefined : judged.ms, exchanges };
+  const broken = exchanges.find((exchange) => exchange.broke);
+  if (broken) return { ...base, verdict: 'not-run', reason: `not judged: ${broken.failure}` };
   // Stopped by a signal before Pact judged it: what was not replayed is not run, never the target's fault.
   if (interrupted() && (typeof judged === 'string' || exchanges.some((exchange) => exchange.failure))) {
     return { ...base, verdict: 'not-run', reason: 'not run: the run was stopped before its replay ended' };

@@ -46,6 +46,8 @@ export interface Exchange {
   readonly sunset?: string;
   /** A redirect's `Location`, kept from Pact, which would follow it past the proxy. */
   readonly redirect?: string;
+  /** The verifier itself failed on the request (`failure` says how): nothing of the target's is judged. */
+  readonly broke?: boolean;
 }
 
 /** `retry` and `onRetry`: the run's policy, sent through the client's own retry loop. */

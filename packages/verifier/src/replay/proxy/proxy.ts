@@ -18,6 +18,8 @@ interface ProxyOptions {
   readonly forward: Omit<ForwardContext, 'source'>;
   /** Called for each request forwarded or refused. */
   readonly onExchange: (item: SequenceItem, exchange: Exchange) => void;
+  /** Told of the verifier's own faults on a request (a bug, a ledger it cannot write): the run ends broken. */
+  readonly broke?: (fault: unknown) => void;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -87,9 +89,25 @@ export async function startProxy(options: ProxyOptions) {
   const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     const handled = handle(req, res).catch((error: unknown) => {
-      if (res.headersSent) return void res.destroy();
+      // The verifier's own fault: Pact must not take the answer as the target's, nor the run as judged.
+      options.broke?.(error);
       const message = redact(error instanceof Error ? error.message : String(error), options.forward.secrets);
-      answer(res, 400, { error: `Contract verifier: ${message}` });
+      const item = sequence.current;
+      if (item) {
+        onExchange(item, {
+          version: options.forward.version,
+          method: (req.method ?? 'GET').toUpperCase(),
+          path: (req.url ?? '/').slice(0, 200),
+          ms: 0,
+          attempts: 0,
+          credentials: 'refused',
+          failure: `the verifier broke on the request: ${message}`,
+          unavailable: false,
+          broke: true,
+        });
+      }
+      if (res.headersSent) return void res.destroy();
+      answer(res, 500, { error: `Contract verifier: ${message}` });
     });
     inFlight.add(handled);
     void handled.finally(() => inFlight.delete(handled));
