@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exampleOrder, OrdersClient } from '@print-contracts/client';
+import { exampleOrder, LIST_LIMIT_MAX, OrdersClient } from '@print-contracts/client';
 import { UNKNOWN_ORDER_ID } from '@print-contracts/client/kit';
 import { type SampleApi, startSampleApi } from '@print-contracts/sample-api';
 import {
@@ -76,6 +76,22 @@ describe('the verdicts of a run against a sample API that declared its control s
     } finally {
       await proxy.close();
       await api.close();
+    }
+  };
+  /** 60 orders more for the sample API's first credential set, readable: the list's first page is full. */
+  const sixtyOrders = async (api: SampleApi) => {
+    const [main] = api.credentials;
+    const client = new OrdersClient({
+      baseUrl: api.url,
+      userId: main?.userId ?? '',
+      secret: main?.secret ?? '',
+    });
+    try {
+      const created = [];
+      for (let index = 0; index < 60; index++) created.push(await client.createOrder(exampleOrder('v2')));
+      await Promise.all(created.map(({ uuid }) => client.waitForOrder(uuid, { timeoutMs: 60_000 })));
+    } finally {
+      await client.close();
     }
   };
   /** Every read of one order answered with its JSON passed through `edit` (which changes it in place). */
@@ -231,22 +247,7 @@ describe('the verdicts of a run against a sample API that declared its control s
       {},
       {
         // 60 newer orders push the seeded ones off the first page of 50 (the list is newest first).
-        before: async (api) => {
-          const [main] = api.credentials;
-          const client = new OrdersClient({
-            baseUrl: api.url,
-            userId: main?.userId ?? '',
-            secret: main?.secret ?? '',
-          });
-          try {
-            const created = [];
-            for (let index = 0; index < 60; index++)
-              created.push(await client.createOrder(exampleOrder('v2')));
-            await Promise.all(created.map(({ uuid }) => client.waitForOrder(uuid, { timeoutMs: 60_000 })));
-          } finally {
-            await client.close();
-          }
-        },
+        before: sixtyOrders,
       },
     );
     expect(run.stderr).toBe('');
@@ -545,6 +546,44 @@ describe('the verdicts of a run against a sample API that declared its control s
     } finally {
       await proxy.close();
       await api.close();
+    }
+  }, 120_000);
+  it('a count that is only the page size is no total: a page just short of the offset shows the account holds too many', async () => {
+    // Found by an audit: an account of 10,050 orders whose count is the page's length was believed
+    // to hold 1, and "a page past the last one" FAILED against a vendor that kept the contract.
+    const deep = (offset: number) =>
+      Array.from({ length: LIST_LIMIT_MAX }, (_, index) => ({
+        id: 9_000_000 + offset + index,
+        number: `DDB${offset + index}`,
+        status: 'completed',
+        date: '2024-01-01T10:00:00+01:00',
+        uuid: null,
+      }));
+    // A full first page of the account's own orders; the pages from offset 5,000 on are made up.
+    const run = await verify(
+      'count-page-size',
+      {
+        response: (answer, request) => {
+          if (request.method !== 'GET' || !request.path.startsWith('/api/orders?') || answer.status !== 200) {
+            return undefined;
+          }
+          const offset = Number(new URLSearchParams(request.path.split('?')[1]).get('offset') ?? 0);
+          return editJson(answer, (json) => {
+            const list = json as { count: number; orders: unknown[] };
+            if (offset >= 5_000) list.orders = deep(offset);
+            list.count = list.orders.length;
+            return json;
+          });
+        },
+      },
+      { before: sixtyOrders },
+    );
+    for (const version of VERSIONS) {
+      expect(run.verdict(version, 'a request for a page of orders past the last one')).toMatchObject({
+        verdict: 'not-verifiable',
+        notVerifiable: 'holds-too-many-orders',
+        reason: expect.stringMatching(/the page at offset \d+ lists 50 orders/),
+      });
     }
   }, 120_000);
 });

@@ -5,7 +5,7 @@ import type { CreatedSpec, FixtureRequest } from '../plan/fixture-spec.js';
 import { isNotVerifiableCode } from '../plan/not-verifiable.js';
 import { type Decision, type Plan, type PlannedInteraction, VERDICT_WORDS } from '../plan/plan.js';
 import { type CreateOptions, createdOrders } from './created-orders.js';
-import { listedOrders } from './listed-orders.js';
+import { listedOrders, summariesOf } from './listed-orders.js';
 import { sampleDataProbe } from './sample-data.js';
 import { isRefusal, notHere, toArrangeError } from './verdicts.js';
 
@@ -162,28 +162,58 @@ async function reach(fixture: FixtureRequest, context: Reach, waiting: () => voi
       return { values: {}, how: `checked: order ${spec.id} answers with an order` };
     }
     case 'fewer-orders': {
-      // By the weakest signal, `count`: the rest of the answer is the replay's to judge.
-      const list = await clients
-        .client('main', version)
-        .sendUnchecked('listOrders', { query: { limit: 1 } }, { signal });
-      const { count } = isJsonObject(list) ? list : {};
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
+      // By the weakest signals: `count` where it is shown to be a total, else one page just short of
+      // the offset (the rest of the answers is the replay's to judge).
+      const client = clients.client('main', version);
+      const page = (offset: number) =>
+        client.sendUnchecked('listOrders', { query: { limit: LIST_LIMIT_MAX, offset } }, { signal });
+      const first = await page(0);
+      const { plannedCreates } = context.plan;
+      const listed = isJsonObject(first) && Array.isArray(first.orders) ? first.orders.length : undefined;
+      const { count } = isJsonObject(first) ? first : {};
+      const counted = typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : undefined;
+      // `count` is undocumented: a total when it exceeds the page, or equals a page short of the limit.
+      const total =
+        counted === undefined || listed === undefined
+          ? undefined
+          : counted > listed || (counted === listed && listed < LIST_LIMIT_MAX)
+            ? counted
+            : undefined;
+      if (total !== undefined) {
+        const most = total + plannedCreates;
+        if (most >= spec.offset) {
+          throw notHere(
+            'holds-too-many-orders',
+            `the caller holds ${total} orders and the run creates up to ${plannedCreates}, not fewer than ${spec.offset}`,
+          );
+        }
         return {
           values: {},
-          how: 'checked: the list gives no count of orders held, so the replay judges the page',
+          how: `checked: ${total} orders held, at most ${most} with the run's (page size ${LIST_LIMIT_MAX})`,
         };
       }
-      const { plannedCreates } = context.plan;
-      const most = count + plannedCreates;
-      if (most >= spec.offset) {
+      const near = Math.max(0, spec.offset - plannedCreates);
+      const ids = (answer: unknown) =>
+        summariesOf(answer)
+          .map((order) => order.id)
+          .join(',');
+      const there = await page(near);
+      const orders = isJsonObject(there) && Array.isArray(there.orders) ? there.orders : undefined;
+      if (orders?.length === 0) {
+        return {
+          values: {},
+          how: `checked: the page at offset ${near} lists no order (no total count given)`,
+        };
+      }
+      if (orders && ids(there) !== '' && ids(there) !== ids(first)) {
         throw notHere(
           'holds-too-many-orders',
-          `the caller holds ${count} orders and the run creates up to ${plannedCreates}, not fewer than ${spec.offset}`,
+          `the page at offset ${near} lists ${orders.length} orders, and the run creates up to ${plannedCreates}: not fewer than ${spec.offset}`,
         );
       }
       return {
         values: {},
-        how: `checked: ${count} orders held, at most ${most} with the run's (page size ${LIST_LIMIT_MAX})`,
+        how: `checked: the list gives no total count, and its page at offset ${near} tells nothing apart from the first, so the replay judges the page`,
       };
     }
   }
