@@ -1,7 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { exampleOrder, OrdersClient } from '@print-contracts/client';
 import type { SampleApi } from '@print-contracts/sample-api';
-import { cliEnv, editJson, startAlteringProxy, workspace } from '@print-contracts/test-support';
+import {
+  type Alteration,
+  cliEnv,
+  editJson,
+  startAlteringProxy,
+  workspace,
+} from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/ledger.js';
 import { runCli } from './helpers/cli.js';
@@ -169,17 +175,24 @@ describe('pnpm verify --cleanup', () => {
   describe("a killed run's creates that got no answer, found by its reference", () => {
     /**
      * A ledger a run killed mid-arranging left: a create of each of `versions` at a vendor (a front
-     * on the sample API with `hooks`) sent and never answered, its order made all the same; then
-     * `--cleanup` through that vendor. Resolves with what it printed and how the orders ended.
+     * on the sample API with `hooks`, or the altering proxy with an `alteration`) sent and never
+     * answered, its order made all the same; then `--cleanup` through that vendor. Resolves with
+     * what it printed and how the orders ended.
      */
     const killedThenCleanedUp = async (
       name: string,
       versions: readonly ('v1' | 'v2')[],
-      hooks: Parameters<typeof front>[1],
+      hooks: NonNullable<Parameters<typeof front>[1]> | { alteration: Alteration },
     ) => {
       const [main] = api.credentials;
       if (!main) throw new Error('the sample API has a credential set');
-      const vendor = await front(api.origin, hooks);
+      const vendor =
+        'alteration' in hooks
+          ? await startAlteringProxy(api.origin, hooks.alteration).then((proxy) => ({
+              url: `${proxy.origin}/api`,
+              close: () => proxy.close(),
+            }))
+          : await front(api.origin, hooks);
       const ledgerPath = space.path(`${name}.jsonl`);
       const ledger = Ledger.open(ledgerPath, name, 500);
       const made: number[] = [];
@@ -236,6 +249,59 @@ describe('pnpm verify --cleanup', () => {
       expect(run.code).toBe(0);
       expect(run.ledgerKept).toBe(false);
       expect(run.statuses).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
+    });
+
+    it('reads every listed order when the vendor dates its orders 2 h back, the run knowing none of its own', async () => {
+      // Found by an audit: a run killed before any create was answered left no order known by its
+      // id or uuid, so nothing showed the dates were off; the scan skipped every order as older than
+      // the run, and --cleanup said "0 still open; the ledger is empty and removed" with all open.
+      const back = (date: unknown) =>
+        typeof date === 'string' ? new Date(Date.parse(date) - 2 * 3_600_000).toISOString() : date;
+      const dated = (order: Record<string, unknown>) => ({ ...order, date: back(order.date) });
+      const run = await killedThenCleanedUp('dated-back', ['v1', 'v2', 'v2'], {
+        alteration: {
+          response: (answer, request) =>
+            request.method !== 'GET'
+              ? undefined
+              : editJson(answer, (json) => {
+                  const body = json as Record<string, unknown>;
+                  return Array.isArray(body.orders)
+                    ? { ...body, orders: body.orders.map(dated) }
+                    : dated(body);
+                }),
+        },
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.statuses).toEqual(['cancelled', 'cancelled', 'cancelled']);
+      expect(run.code).toBe(0);
+      expect(run.ledgerKept).toBe(false);
+      expect(run.stdout).toContain(
+        'no order of the run is known by its id or uuid: the scan reads every listed order',
+      );
+      expect(run.stdout).toContain('found 3 orders with it: cancelled 3, already cancelled 0');
+    });
+
+    it('keeps them in the ledger and exits 1 when no order listed reads back with its reference', async () => {
+      // A list that leaves the test orders out: the scan finds none with the reference, which
+      // proves nothing.
+      const run = await killedThenCleanedUp('list-omits-test', ['v2', 'v2'], {
+        alteration: {
+          response: (answer, request) =>
+            request.method === 'GET' && request.path.startsWith('/api/orders?')
+              ? editJson(answer, (json) => ({ ...(json as object), orders: [] }))
+              : undefined,
+        },
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(1);
+      expect(run.ledgerKept).toBe(true);
+      expect(run.statuses).toEqual(['in-progress', 'in-progress']);
+      expect(run.stdout).toContain(
+        'no order of the run was listed with its reference: the scan cannot tell whether the list shows them',
+      );
+      expect(run.stdout).toContain('Cleanup: 0 orders settled, 2 still open');
     });
 
     it('looks for the creates of both API versions in one walk of the list, each order cancelled once', async () => {

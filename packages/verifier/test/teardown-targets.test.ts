@@ -407,6 +407,105 @@ describe('the teardown against third-party targets', () => {
     );
   });
 
+  it("scans every listed order when the target dates orders 2 h back and no create's answer came", async () => {
+    // Found by an audit: with no order of the run known by its id or uuid, nothing showed the
+    // dates were off; the scan skipped every order as older than the run, called itself complete,
+    // and crossed off every create while their orders stayed open at the vendor.
+    const back = (date: unknown) =>
+      typeof date === 'string' ? new Date(Date.parse(date) - 2 * 3_600_000).toISOString() : date;
+    await behindProxy(
+      {
+        response: eachOrderAnswered((order) => Object.assign(order, { date: back(order.date) })),
+        lose: ({ method, path }) => (method === 'POST' && path === '/api/orders' ? 'after' : undefined),
+      },
+      async (url, api) => {
+        const run = await verifyQuick('dated-back-all-lost', url);
+        expect((await ordersOf(api)).length).toBeGreaterThan(0);
+        await expectSettled(run, api, 'dated-back-all-lost');
+        expect(run.report.teardown.ended['settled-by-reference']).toBeGreaterThan(0);
+        expect(run.stdout).toContain(
+          'no order of the run is known by its id or uuid: the scan reads every listed order',
+        );
+      },
+    );
+  });
+
+  describe('a lost create the scan cannot see: kept in the ledger, said, never crossed off', () => {
+    /**
+     * A run on the fixture pacts against the sample API (its seed orders in it) behind
+     * `alteration`, the answer to its first create lost once the order is made; resolves with the
+     * run, the orders left open at the vendor that it made, and whether its ledger is still there.
+     */
+    const blindRun = async (
+      name: string,
+      alteration: (seeded: ReadonlySet<number>) => Omit<Alteration, 'lose'>,
+    ) => {
+      const api = await startSampleApi({ control: true, processingDelayMs: 20 });
+      const seeded = new Set((await ordersOf(api)).map((order) => order.id));
+      let creates = 0;
+      const lose: Alteration['lose'] = ({ method, path }) =>
+        method === 'POST' && path === '/api/orders' && ++creates === 1 ? 'after' : undefined;
+      const proxy = await startAlteringProxy(api.origin, { ...alteration(seeded), lose });
+      try {
+        const run = await verifyQuick(name, `${proxy.origin}/api`);
+        const open = (await ordersOf(api)).filter(
+          (order) => !seeded.has(order.id) && order.status !== 'cancelled',
+        );
+        return { ...run, open, ledger: existsSync(space.path(`${name}/verify-ledger.jsonl`)) };
+      } finally {
+        await proxy.close();
+        await api.close();
+      }
+    };
+    const expectKept = (run: Awaited<ReturnType<typeof blindRun>>) => {
+      expect(run.open).toHaveLength(1);
+      expect(run.report.teardown.ended['settled-by-reference']).toBeUndefined();
+      expect(run.report.teardown).toMatchObject({ open: 1, unconfirmed: 1 });
+      expect(run.ledger).toBe(true);
+      expect(run.report.teardown.problems.join('\n')).toMatch(
+        /its create got no usable answer .* and the scan by the run's reference did not settle it/,
+      );
+      expect(run.stdout).toContain(
+        'no order of the run was listed with its reference: the scan cannot tell whether the list shows them',
+      );
+    };
+
+    it('a list that leaves the test orders out', async () => {
+      // Found by an audit: such a list showed none of the run's orders, the scan found none with
+      // the reference, called itself complete and crossed the lost create off, its order open.
+      const run = await blindRun('list-omits-test', (seeded) => ({
+        response: (answer, request) =>
+          request.method === 'GET' && request.path.startsWith('/api/orders?')
+            ? editJson(answer, (json) => {
+                const body = json as { orders?: { id: number }[] };
+                const orders = body.orders?.filter((order) => seeded.has(order.id));
+                return { ...body, orders };
+              })
+            : undefined,
+      }));
+      expectKept(run);
+    });
+
+    it.each([
+      ['null', () => null],
+      ['cut to 20 characters', (reference: unknown) => String(reference).slice(0, 20)],
+    ])('reads whose reference is %s', async (name, change) => {
+      // Found by an audit: a reference read as null was taken for "not the run's", and a cut one
+      // compared unequal: the scan found none, called itself complete and crossed the create off.
+      const read = /^\/api\/orders\/[^/?]+$/;
+      const run = await blindRun(`reference-${name.split(' ')[0]}`, () => ({
+        response: (answer, request) =>
+          request.method === 'GET' && read.test(request.path)
+            ? editJson(answer, (json) => {
+                const order = json as Record<string, unknown>;
+                return 'reference' in order ? { ...order, reference: change(order.reference) } : order;
+              })
+            : undefined,
+      }));
+      expectKept(run);
+    });
+  });
+
   it('scans by the weakest signal: answers that break the contract still let it cancel a lost create', async () => {
     // Found by a front that renamed status in every order it answered: the scan read the list
     // through the schema, failed on it, and left the order whose create got no answer open.

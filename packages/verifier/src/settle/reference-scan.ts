@@ -34,9 +34,11 @@ export interface FoundOpen {
 
 /**
  * Creates whose answer never came, looked for by their run's reference (per target, credential set
- * and reference), and crossed off when the scan saw every order of their window. An order the scan
- * finds and cannot cancel, that no entry knows, takes the place of one of those creates in the
- * ledger, by its uuid and id: each open order is held once, and cancelled by its id next time.
+ * and reference), and crossed off when the scan saw every order of their window and read back at
+ * least one listed order with that reference (else it cannot tell that the list shows them). An
+ * order the scan finds and cannot cancel, that no entry knows, takes the place of one of those
+ * creates in the ledger, by its uuid and id: each open order is held once, and cancelled by its id
+ * next time.
  */
 export async function scanUnresolved(
   context: SettleContext,
@@ -169,9 +171,10 @@ async function scanEither(
 /**
  * Once `entries` are past their deadlines, reads the caller's orders since the first create in full
  * (the list shows no reference), through API version `readAs`, and cancels those with their
- * reference; crosses `entries` off when nothing was missed. A sweep for `unknown` orders waits for
- * nothing and reads only those. Returns whether that version's answers could not be told apart (a
- * list without its orders, orders without a usable id or reference).
+ * reference; crosses `entries` off when nothing was missed and an order listed read back with their
+ * reference. A sweep for `unknown` orders waits for nothing and reads only those. Returns whether
+ * that version's answers could not be told apart (a list without its orders, orders without a
+ * usable id or reference, or, for a scan that crosses off, no order read back with the reference).
  */
 async function scan(
   { ledger, signal, say, pollIntervalMs }: SettleContext,
@@ -195,6 +198,13 @@ async function scan(
       .withReference(reference ?? '')
       .flatMap(({ id, uuid }) => [id ?? [], uuid?.toLowerCase() ?? []].flat()),
   );
+  // None known (every create's answer lost, say): nothing shows whether the target's dates are
+  // creation times on the kit's clock, so no date bounds the scan from the start. The sweep for
+  // unknown orders keeps its window: the scan for those creates read every listed order before it.
+  if (own.size === 0 && !unknown) {
+    cutoff = -Infinity;
+    say('  no order of the run is known by its id or uuid: the scan reads every listed order');
+  }
   const isOwn = (order: { id: number; uuid?: unknown }) =>
     own.has(order.id) || (typeof order.uuid === 'string' && own.has(order.uuid.toLowerCase()));
   const ownBeforeWindow = (order: { id: number; uuid?: string | null; date: string }) =>
@@ -235,10 +245,17 @@ async function scan(
   /** Orders listed without a usable id, and orders read without a reference (a string or null): either may be the run's. */
   let idless = 0;
   let unmarked = 0;
+  /**
+   * An order listed in this scan was read back carrying the reference (one of the run's, cancelled
+   * or not, or one found): the scan showed it can see the run's orders. Without that, finding none
+   * proves nothing (a list that leaves test orders out, reads that drop or cut the reference).
+   */
+  let sighted = false;
   /** Cancels (or hands to `unknown`) the order `id` reads as, when it carries the reference and is open. */
   const take = async (id: number, order: JsonObject | undefined) => {
     if (order && order.reference !== null && typeof order.reference !== 'string') unmarked++;
     if (order?.reference !== reference) return;
+    sighted = true;
     if (order.status === 'cancelled') {
       already++;
     } else if (unknown) {
@@ -338,7 +355,16 @@ async function scan(
     say(`  the scan stopped after ${MAX_SCAN_PAGES} pages of orders without reaching the end`);
     complete = false;
   }
-  const untold = unlistable || idless > 0 || unmarked > 0;
+  // Only a scan that crosses creates off must show it sees the run's orders: the sweeps cross
+  // nothing off (the sweep for unknown orders does not even read the ones the ledger knows).
+  const blind = crossOff && !sighted;
+  if (blind && complete) {
+    say(
+      '  no order of the run was listed with its reference: the scan cannot tell whether the list shows them',
+    );
+  }
+  if (blind) complete = false;
+  const untold = unlistable || idless > 0 || unmarked > 0 || blind;
   if (unknown) {
     if (cancelled > 0) {
       say(
