@@ -31,6 +31,8 @@ export async function startStubBroker(
     throttleOnce?: { readonly retryAfter: number };
     /** The origin its index links "pacts for verification" to, instead of its own (a misconfigured public URL). */
     linksTo?: string;
+    /** Providers whose pacts it calls pending (not yet verified on the provider branch). */
+    pending?: readonly string[];
   } = {},
 ) {
   const requests: BrokerRequest[] = [];
@@ -104,7 +106,7 @@ export async function startStubBroker(
         _embedded: {
           pacts: found.map((name) => ({
             shortDescription: 'latest from main',
-            verificationProperties: { pending: false, notices: [] },
+            verificationProperties: { pending: options.pending?.includes(name) ?? false, notices: [] },
             _links: { self: { href: `${base}${pactPath(name)}`, name: `Pact for ${name}` } },
           })),
         },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { captureIo, startStubBroker, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunReport, runVerify } from '../src/index.js';
-import { fixturePact } from './helpers/fixture-pact.js';
+import { fixtureInteractions, fixturePact } from './helpers/fixture-pact.js';
 
 const TOKEN = 'broker-token-3c9e1f';
 
@@ -169,5 +169,52 @@ describe('the verifier with a Pact Broker', () => {
       await front.close();
       await elsewhere.close();
     }
+  });
+  it("reports a pending pact's failure and fails no run with it, while a pact that is not pending fails the run", async () => {
+    /** The fixture pact of `version` and one interaction more, which the sample API does not honour. */
+    const withBreak = (version: 'v1' | 'v2') => {
+      const [first] = fixtureInteractions(version).filter(
+        (item) => item.description === 'a request for the first page of orders',
+      );
+      const broken = {
+        ...first,
+        key: `${version}-teapot`,
+        description: 'a request the vendor does not honour',
+        response: { status: 418 },
+      };
+      return fixturePact(version, [...fixtureInteractions(version), broken]);
+    };
+    const pacts = { 'print-order-api-v1': withBreak('v1'), 'print-order-api-v2': withBreak('v2') };
+    const run = async (name: string, pending: string[]) => {
+      const stub = await startStubBroker(pacts, { pending });
+      try {
+        const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: stub.url } });
+        const selector = ['--consumer-version-selector', '{"branch":"main"}', '--provider-branch', 'main'];
+        const code = await runVerify([...selector, '--report-dir', space.path(name)], output.io);
+        const report = JSON.parse(readFileSync(space.path(name, 'verify-report.json'), 'utf8')) as RunReport;
+        return { code, report, stdout: output.stdout() };
+      } finally {
+        await stub.close();
+      }
+    };
+
+    const pending = await run('pending', ['print-order-api-v1', 'print-order-api-v2']);
+    expect(pending.code).toBe(0);
+    expect(pending.report.totals).toMatchObject({ failed: 2, pendingFailed: 2 });
+    expect(pending.report.interactions.filter((item) => item.verdict === 'failed')).toEqual([
+      expect.objectContaining({
+        pending: true,
+        reason: expect.stringMatching(/^pending, so it fails no run: /),
+      }),
+      expect.objectContaining({
+        pending: true,
+        reason: expect.stringMatching(/^pending, so it fails no run: /),
+      }),
+    ]);
+    expect(pending.stdout).toMatch(/2 failed \(2 pending, failing no run\)/);
+
+    const half = await run('half-pending', ['print-order-api-v1']);
+    expect(half.code).toBe(1);
+    expect(half.report.totals).toMatchObject({ failed: 2, pendingFailed: 1 });
   });
 });

@@ -38,6 +38,8 @@ export interface CurrentVerdict {
   readonly version: string;
   readonly description: string;
   readonly verdict: string;
+  /** Pending: it fails no run, whatever it did. */
+  readonly pending?: boolean;
 }
 
 export interface Baseline {
@@ -115,10 +117,11 @@ export function compareRun(
     const was = before.get(item.key)?.verdict;
     const kind = baseline ? classify(was, item.verdict) : undefined;
     const finding =
-      item.verdict === 'failed' ||
-      (options.strict && item.verdict === 'not-verifiable') ||
-      kind === 'regression' ||
-      kind === 'new-failure';
+      item.pending !== true &&
+      (item.verdict === 'failed' ||
+        (options.strict && item.verdict === 'not-verifiable') ||
+        kind === 'regression' ||
+        kind === 'new-failure');
     const covering = finding ? findings.filter((entry) => matches(entry, item)) : [];
     for (const entry of covering) matched.set(entry, (matched.get(entry) ?? 0) + 1);
     const excuse = covering.find(inForce);

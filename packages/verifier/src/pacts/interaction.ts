@@ -89,41 +89,45 @@ export const interactionSchema = z
     }),
     pending: z.boolean().optional(),
   })
-  .transform(({ type, key, description, providerState, providerStates, request, response }, context) => {
-    if (type !== undefined && type !== 'Synchronous/HTTP') {
-      const message = `("${description}") is a ${type} interaction; the kit replays HTTP interactions only`;
-      context.issues.push({ code: 'custom', message, input: type });
-      return z.NEVER;
-    }
-    const pathGenerator = request.generators?.path as { type?: unknown; expression?: unknown } | undefined;
-    return {
-      key,
-      description,
-      states: providerStates?.length
-        ? providerStates.map((state) => ({ name: state.name, params: state.params ?? {} }))
-        : providerState
-          ? [{ name: providerState, params: {} }]
-          : [],
-      method: request.method.toUpperCase(),
-      // As written (the consumer's example when injected); the expression: `/api/orders/${id}`.
-      path: request.path,
-      pathExpression:
-        pathGenerator?.type === 'ProviderState' && typeof pathGenerator.expression === 'string'
-          ? pathGenerator.expression
-          : undefined,
-      query: queryOf(request.query),
-      // Names lower-cased.
-      headers: Object.fromEntries(
-        Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), [value].flat()]),
-      ),
-      // Parsed as JSON; undefined without a body, a string when not JSON.
-      body: bodyOf(request.body),
-      // Names the request takes from provider states (`${id}`, `${uuid}`).
-      injected: [...new Set(injectedNames(request.generators))],
-      // Whether the contract expects the request to succeed (2xx) or to be refused (4xx, 5xx).
-      expects: expectation(response.status, response.matchingRules?.status),
-    };
-  });
+  .transform(
+    ({ type, key, description, providerState, providerStates, request, response, pending }, context) => {
+      if (type !== undefined && type !== 'Synchronous/HTTP') {
+        const message = `("${description}") is a ${type} interaction; the kit replays HTTP interactions only`;
+        context.issues.push({ code: 'custom', message, input: type });
+        return z.NEVER;
+      }
+      const pathGenerator = request.generators?.path as { type?: unknown; expression?: unknown } | undefined;
+      return {
+        key,
+        description,
+        states: providerStates?.length
+          ? providerStates.map((state) => ({ name: state.name, params: state.params ?? {} }))
+          : providerState
+            ? [{ name: providerState, params: {} }]
+            : [],
+        method: request.method.toUpperCase(),
+        // As written (the consumer's example when injected); the expression: `/api/orders/${id}`.
+        path: request.path,
+        pathExpression:
+          pathGenerator?.type === 'ProviderState' && typeof pathGenerator.expression === 'string'
+            ? pathGenerator.expression
+            : undefined,
+        query: queryOf(request.query),
+        // Names lower-cased.
+        headers: Object.fromEntries(
+          Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), [value].flat()]),
+        ),
+        // Parsed as JSON; undefined without a body, a string when not JSON.
+        body: bodyOf(request.body),
+        // Names the request takes from provider states (`${id}`, `${uuid}`).
+        injected: [...new Set(injectedNames(request.generators))],
+        // Whether the contract expects the request to succeed (2xx) or to be refused (4xx, 5xx).
+        expects: expectation(response.status, response.matchingRules?.status),
+        // V4's pending interaction: its failure is reported, and fails no run.
+        pending: pending === true,
+      };
+    },
+  );
 
 function queryOf(query: string | z.infer<typeof querySchema> | null | undefined): Record<string, string[]> {
   if (typeof query === 'string') {

@@ -45,6 +45,11 @@ export interface PlannedInteraction {
   readonly credentials: 'real' | 'refused';
   /** It would create an order at the target (however its path is spelled). */
   readonly creates: boolean;
+  /**
+   * Pending (the interaction marked so in its pact, or the broker's pact not yet verified on the
+   * provider branch): a failure is reported and fails no run, as Pact's pending pacts do not.
+   */
+  readonly pending: boolean;
 }
 
 /** The plan stage's result. */
@@ -158,5 +163,6 @@ function planInteraction(
     return [{ key, version: pact.version, spec, state: state.name, label: stateLabel(state) }];
   });
   const { credentials, creates } = routed;
-  return { id, pact, interaction, version: pact.version, decided, fixtures, credentials, creates };
+  const pending = interaction.pending || (pact.source.kind === 'broker' && pact.source.pending);
+  return { id, pact, interaction, version: pact.version, decided, fixtures, credentials, creates, pending };
 }

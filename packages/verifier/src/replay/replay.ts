@@ -214,14 +214,16 @@ function settled(
     const code = 'live-safety';
     return { ...base, verdict: 'not-verifiable', reason: refused.failure, code };
   }
-  if (typeof judged === 'string') return { ...base, verdict: 'failed', reason: judged };
+  // A pending interaction's failure is reported as one, and fails no run (the report's exit status).
+  const pending = item.planned.pending ? 'pending, so it fails no run: ' : '';
+  if (typeof judged === 'string') return { ...base, verdict: 'failed', reason: `${pending}${judged}` };
   if (judged.passed) return { ...base, verdict: 'verified', reason: undefined };
   const redirected = exchanges.find((exchange) => exchange.redirect !== undefined);
   const mismatch = judged.mismatches[0] ?? 'Pact reported a failure';
   const reason = redirected
     ? `the target answered ${redirected.status}, a redirect to ${redirected.redirect}, which the client does not follow: ${mismatch}`
     : mismatch;
-  return { ...base, verdict: 'failed', reason, mismatches: judged.mismatches };
+  return { ...base, verdict: 'failed', reason: `${pending}${reason}`, mismatches: judged.mismatches };
 }
 
 /** Characters the Rust `regex` crate treats as syntax. */

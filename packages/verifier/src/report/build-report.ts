@@ -55,6 +55,8 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
       ),
       request: clean(requestLine(interaction)), // `GET /api/orders/${id}`
       verdict: item.verdict,
+      /** Pending (the pact's or the broker's word): a failure is reported and fails no run. */
+      ...(item.arranged.planned.pending ? { pending: true as const } : {}),
       /** With `not-verifiable`: its code in the closed list of target properties. */
       notVerifiable: item.code,
       reason: item.reason === undefined ? undefined : clean(item.reason),
@@ -76,7 +78,7 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
     strict,
     failOnDrift,
     stoppedBy,
-    exitCode: exitCodeFor(totals.failed > 0 || (strict && totals.notVerifiable > 0), {
+    exitCode: exitCodeFor(failing(interactions, strict), {
       totals,
       stoppedBy,
       failOnDrift,
@@ -100,11 +102,19 @@ export function buildReport(replayed: Replayed, settlement: Settlement, context:
   };
 }
 
-function counts(interactions: readonly { verdict: Verdict }[]) {
+/** Whether an interaction fails the run: FAILED (with `strict`, not verifiable too), unless it is pending. */
+const failing = (interactions: readonly { verdict: Verdict; pending?: true }[], strict: boolean) =>
+  interactions.some(
+    (item) => !item.pending && (item.verdict === 'failed' || (strict && item.verdict === 'not-verifiable')),
+  );
+
+function counts(interactions: readonly { verdict: Verdict; pending?: true }[]) {
   const count = (verdict: Verdict) => interactions.filter((item) => item.verdict === verdict).length;
   return {
     verified: count('verified'),
     failed: count('failed'),
+    /** Of the failed, those pending: reported, failing no run. */
+    pendingFailed: interactions.filter((item) => item.verdict === 'failed' && item.pending).length,
     notVerifiable: count('not-verifiable'),
     targetUnavailable: count('target-unavailable'),
     notRun: count('not-run'),

@@ -256,7 +256,7 @@ export class ConsoleReporter {
           ? 'red'
           : 'yellow';
     this.#line([
-      `${totals.verified} verified, ${totals.failed} failed, ${totals.notVerifiable} not verifiable here${strictly}${unavailable} (${byVersion.join(', ')}) in ${(report.durationMs / 1000).toFixed(2)} s`,
+      `${totals.verified} verified, ${totals.failed} failed${totals.pendingFailed > 0 ? ` (${totals.pendingFailed} pending, failing no run)` : ''}, ${totals.notVerifiable} not verifiable here${strictly}${unavailable} (${byVersion.join(', ')}) in ${(report.durationMs / 1000).toFixed(2)} s`,
       style,
     ]);
     const why = failedWithoutBreak(report);

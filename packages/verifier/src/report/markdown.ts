@@ -28,7 +28,7 @@ export function markdownSummary(report: RunReport): string {
         : '✅ every verifiable interaction honours the contract'
       : report.exitCode === EXIT_CODES.targetUnavailable
         ? '⚠️ the target became unavailable (no contract broke)'
-        : totals.failed > 0
+        : totals.failed > totals.pendingFailed
           ? '❌ the target broke the contract'
           : report.comparison?.fails
             ? '❌ no contract broke, but interactions regressed since the baseline (below)'

@@ -82,7 +82,7 @@ export const driftFails = (failOnDrift: boolean, drift: DriftReport | undefined)
  */
 export function failedWithoutBreak(report: RunReport): string | undefined {
   const { totals } = report;
-  if (report.exitCode !== EXIT_CODES.failed || totals.failed > 0) return undefined;
+  if (report.exitCode !== EXIT_CODES.failed || totals.failed > totals.pendingFailed) return undefined;
   // Against a baseline, what is new decides, and the changes since the baseline say it.
   if (report.comparison?.fails) return undefined;
   if (report.strict && totals.notVerifiable > 0) {
