@@ -25,6 +25,7 @@ describe('the verifier against the embedded sample API', () => {
     expect(report.totals).toEqual({
       verified: 20,
       failed: 0,
+      pendingFailed: 0,
       notVerifiable: 0,
       targetUnavailable: 0,
       notRun: 0,

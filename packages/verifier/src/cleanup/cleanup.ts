@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { redact } from '@print-contracts/client/kit';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
@@ -60,12 +61,15 @@ export async function runCleanup(
     const transport = { retry, onRetry: tally.observe };
     clients.set(baseUrl, new TargetClients(target, command.requestTimeoutMs, transport));
   }
+  // Every read and cancel in flight listens to it (the scan reads 8 at a time, each with its waits).
+  const signal = AbortSignal.any([io.signal]);
+  setMaxListeners(0, signal);
   const context: SettleContext = {
     ledger,
     clientsFor: (entry) => clients.get(entry.target),
     pollIntervalMs: command.pollIntervalMs,
     secrets: io.secrets,
-    signal: io.signal,
+    signal,
     say,
   };
   try {
