@@ -234,6 +234,41 @@ describe.each([
   },
 );
 
+describe('the verify command against a vendor whose clock runs 10 min ahead, asking for retries by HTTP date', () => {
+  it("measures each Retry-After against the answer's Date: nothing FAILED or unavailable, nothing left open", {
+    timeout: 120_000,
+  }, async () => {
+    const space = await workspace();
+    await writeFixturePacts(space.path('pacts'), ['v2']);
+    const api = await sampleTarget();
+    const vendorDate = (inMs = 0) => new Date(Date.now() + 600_000 + inMs).toUTCString();
+    let seen = 0;
+    // One request in four (the preflight's, the arranger's and the replayed ones alike) is
+    // answered 429 with a Retry-After 1 s after the vendor's own Date; every answer has that Date.
+    const stand = await startFront(api.origin, {
+      answer: () => {
+        if (++seen % 4 !== 1) return undefined;
+        const date = vendorDate();
+        const at = new Date(Date.parse(date) + 1_000).toUTCString();
+        return { status: 429, headers: { date, 'retry-after': at }, body: { message: 'Too many requests' } };
+      },
+      headers: () => ({ date: vendorDate() }),
+    });
+    try {
+      const { code, report } = await quickRun(space, api, stand.url, 10_000);
+      expect(report.interactions.filter((item) => item.verdict !== 'verified')).toEqual([]);
+      expect(report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
+      expect(code).toBe(0);
+      expect(report.retries?.answers429).toBeGreaterThan(0);
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+    } finally {
+      await stand.close();
+      await api.close();
+      await space.remove();
+    }
+  });
+});
+
 describe('the verify command against a vendor that throttles the reads of one order past its window', () => {
   it('puts that order down to the target, not to a broken contract, while the others of its body read', {
     timeout: 120_000,

@@ -107,7 +107,8 @@ export function sendWithRetries(
         const raw = await readBody(response.body, options.timeoutMs);
         const decoded = decodeContent(raw, response.headers['content-encoding']);
         const value = { response, body: decoded ?? raw, encoded: decoded === undefined };
-        const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+        const { headers } = response;
+        const retryAfterSeconds = parseRetryAfter(headers['retry-after'], Date.now(), headers.date);
         return { answered: true, status: response.statusCode, retryAfterSeconds, value };
       } catch (cause) {
         return { answered: false, unsent: false, error: { failure: describeIncompleteBody(cause), cause } };
