@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { WRONG_SECRET } from '@print-contracts/client/kit';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { captureIo, cliEnv, startAlteringProxy, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,10 +139,14 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
     const space = await workspace();
     await writeFixturePacts(space.path('pacts'), ['v2']);
     const api = await sampleTarget({ control: false });
-    // The first request, the preflight's, is answered 429 with Retry-After 20.
+    // The first request with a real secret, the preflight's, is answered 429 with Retry-After 20
+    // (beside it, each set's list goes out with a wrong secret too).
+    const real = (seen: Seen) => seen.headers['api-secret'] !== WRONG_SECRET;
     const stall = await startFront(api.origin, {
-      answer: () =>
-        stall.requests.length === 1 ? { ...TOO_MANY, headers: { 'retry-after': '20' } } : undefined,
+      answer: (seen) =>
+        real(seen) && stall.requests.filter(real).length === 1
+          ? { ...TOO_MANY, headers: { 'retry-after': '20' } }
+          : undefined,
     });
     try {
       const stop = new AbortController();
@@ -154,6 +159,8 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
       await expect
         .poll(output.stdout, { timeout: 15_000 })
         .toMatch(/Waiting 20 s, as the target asked \(429\), before sending GET \/api\/orders\S* again\n/);
+      // Every read of the preflight has come: each set's list, and the same with a wrong secret.
+      await expect.poll(() => stall.requests.length).toBe(4);
       const sent = stall.requests.length;
       stop.abort('SIGINT');
       // The one line on stderr is the stop's own.
