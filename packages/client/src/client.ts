@@ -306,7 +306,8 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       async () => {
         try {
           const response = await this.#once(method, path, body, signal);
-          const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+          const { headers } = response;
+          const retryAfterSeconds = parseRetryAfter(headers['retry-after'], Date.now(), headers.date);
           return { answered: true, status: response.status, retryAfterSeconds, value: response } as const;
         } catch (error) {
           return { answered: false, unsent: notConnected(error), hopeless: untrusted(error), error } as const;
@@ -426,7 +427,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
       path,
       vendorMessage: vendorMessageOf(body),
       body,
-      retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
+      retryAfterSeconds: parseRetryAfter(response.headers['retry-after'], Date.now(), response.headers.date),
       location: isRedirect(response.status)
         ? redact([response.headers.location].flat()[0] ?? '', [this.#options.secret]) || undefined
         : undefined,

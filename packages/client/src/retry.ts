@@ -30,15 +30,33 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** Answers that prove the server processed nothing: retried for any method. A 500 or 502 proves nothing. */
 export const UNPROCESSED_STATUSES: readonly number[] = [429, 503];
 
-/** Seconds from a `Retry-After` header: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const raw = (Array.isArray(value) ? value[0] : value)?.trim();
+/**
+ * Seconds from a `Retry-After` header: delta-seconds or an HTTP date. A date is the server's
+ * clock, so it is measured against the answer's own `Date` header (`date`) when that is a valid
+ * HTTP date, else against `now`: a vendor whose clock runs ahead of this machine's asking for a
+ * retry 2 s later is asked again 2 s later, not when this machine's clock reaches the date.
+ */
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now = Date.now(),
+  date?: string | string[],
+): number | undefined {
+  const raw = first(value);
   if (!raw) return undefined;
   if (/^\d+$/.test(raw)) return Number(raw);
-  // Only an HTTP date (it starts with the day's name): Date.parse also reads "-5" or "1.5".
-  const date = /^[A-Za-z]{3}/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
+  const at = httpDate(raw);
+  if (at === undefined) return undefined;
+  const answeredAt = httpDate(first(date) ?? '') ?? now;
+  return Math.max(0, Math.ceil((at - answeredAt) / 1000));
+}
+
+const first = (value: string | string[] | undefined): string | undefined =>
+  (Array.isArray(value) ? value[0] : value)?.trim();
+
+/** Epoch milliseconds of an HTTP date; only one (it starts with the day's name): Date.parse also reads "-5" or "1.5". */
+function httpDate(raw: string): number | undefined {
+  const at = /^[A-Za-z]{3}/.test(raw) ? Date.parse(raw) : Number.NaN;
+  return Number.isNaN(at) ? undefined : at;
 }
 
 /**

@@ -153,6 +153,42 @@ describe('Retry-After', () => {
     expect(api.server.requests).toHaveLength(1);
   });
 
+  /** A vendor clock 10 min ahead of this machine's, on a whole second (an HTTP date has no finer grain). */
+  const vendorClock = () => Math.floor((Date.now() + 600_000) / 1000) * 1000;
+  const skewed = (status: number, aheadMs: number): Handler => {
+    return (_request, response) => {
+      const at = vendorClock();
+      const headers = {
+        date: new Date(at).toUTCString(),
+        'retry-after': new Date(at + aheadMs).toUTCString(),
+      };
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end('{}');
+    };
+  };
+
+  it("getOrder measures an HTTP-date Retry-After against the answer's own Date, not this machine's clock", async () => {
+    api.server.handle(inSequence(skewed(429, 1_000), ok));
+    const events: RetryEvent[] = [];
+    const order = await api
+      .client({ retry: slowBackoff, onRetry: (event) => events.push(event) })
+      .getOrder(ORDER_ID, { signal: AbortSignal.timeout(10_000) });
+    expect(order).toEqual(orderDetail);
+    expect(events.map(({ status, delayMs }) => ({ status, delayMs }))).toEqual([
+      { status: 429, delayMs: 1_000 },
+    ]);
+  });
+
+  it("an HttpError's retryAfterSeconds is measured against the answer's own Date", async () => {
+    api.server.handle(skewed(503, 120_000));
+    const error = await api
+      .client({ retry: { budgetMs: 5_000 } })
+      .getOrder(ORDER_ID)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'ERR_PRINT_HTTP', status: 503, retryAfterSeconds: 120 });
+    expect(api.server.requests).toHaveLength(1);
+  });
+
   it('getOrder ends with an aborted TransportError when the caller aborts during the wait', async () => {
     api.server.handle(reply(503, {}, { 'retry-after': '60' }));
     // The 503 comes back within milliseconds and the client then waits 60 s: the abort lands there.
@@ -426,6 +462,44 @@ describe('parseRetryAfter', () => {
     ['no header', undefined, undefined],
   ])('parseRetryAfter reads %s', (_what, value, seconds) => {
     expect(parseRetryAfter(value, now)).toBe(seconds);
+  });
+
+  const ahead = now + 600_000;
+  it.each([
+    [
+      "an HTTP date 2 s after the answer's Date, the server's clock 10 min ahead",
+      new Date(ahead + 2_000).toUTCString(),
+      new Date(ahead).toUTCString(),
+      2,
+    ],
+    [
+      "an HTTP date before the answer's Date",
+      new Date(ahead - 5_000).toUTCString(),
+      new Date(ahead).toUTCString(),
+      0,
+    ],
+    [
+      'the first of several Date values',
+      new Date(ahead + 4_000).toUTCString(),
+      [new Date(ahead).toUTCString(), 'Thu, 01 Jan 1970 00:00:00 GMT'],
+      4,
+    ],
+    ['delta seconds, whatever the Date', '5', new Date(ahead).toUTCString(), 5],
+    [
+      'an HTTP date with a Date that is no HTTP date: against now',
+      new Date(now + 30_000).toUTCString(),
+      '1700000000',
+      30,
+    ],
+    [
+      'an HTTP date with an unreadable Date: against now',
+      new Date(now + 30_000).toUTCString(),
+      'Yesterday',
+      30,
+    ],
+    ['an HTTP date with an empty Date: against now', new Date(now + 30_000).toUTCString(), '', 30],
+  ])('parseRetryAfter reads %s', (_what, value, date, seconds) => {
+    expect(parseRetryAfter(value, now, date)).toBe(seconds);
   });
 });
 

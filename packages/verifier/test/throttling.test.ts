@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { WRONG_SECRET } from '@print-contracts/client/kit';
 import type { SampleApi } from '@print-contracts/sample-api';
 import { captureIo, cliEnv, startAlteringProxy, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,10 +139,14 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
     const space = await workspace();
     await writeFixturePacts(space.path('pacts'), ['v2']);
     const api = await sampleTarget({ control: false });
-    // The first request, the preflight's, is answered 429 with Retry-After 20.
+    // The first request with a real secret, the preflight's, is answered 429 with Retry-After 20
+    // (beside it, each set's list goes out with a wrong secret too).
+    const real = (seen: Seen) => seen.headers['api-secret'] !== WRONG_SECRET;
     const stall = await startFront(api.origin, {
-      answer: () =>
-        stall.requests.length === 1 ? { ...TOO_MANY, headers: { 'retry-after': '20' } } : undefined,
+      answer: (seen) =>
+        real(seen) && stall.requests.filter(real).length === 1
+          ? { ...TOO_MANY, headers: { 'retry-after': '20' } }
+          : undefined,
     });
     try {
       const stop = new AbortController();
@@ -154,6 +159,8 @@ describe('the verify command when the target asks for a long wait', { timeout: 6
       await expect
         .poll(output.stdout, { timeout: 15_000 })
         .toMatch(/Waiting 20 s, as the target asked \(429\), before sending GET \/api\/orders\S* again\n/);
+      // Every read of the preflight has come: each set's list, and the same with a wrong secret.
+      await expect.poll(() => stall.requests.length).toBe(4);
       const sent = stall.requests.length;
       stop.abort('SIGINT');
       // The one line on stderr is the stop's own.
@@ -233,6 +240,41 @@ describe.each([
     });
   },
 );
+
+describe('the verify command against a vendor whose clock runs 10 min ahead, asking for retries by HTTP date', () => {
+  it("measures each Retry-After against the answer's Date: nothing FAILED or unavailable, nothing left open", {
+    timeout: 120_000,
+  }, async () => {
+    const space = await workspace();
+    await writeFixturePacts(space.path('pacts'), ['v2']);
+    const api = await sampleTarget();
+    const vendorDate = (inMs = 0) => new Date(Date.now() + 600_000 + inMs).toUTCString();
+    let seen = 0;
+    // One request in four (the preflight's, the arranger's and the replayed ones alike) is
+    // answered 429 with a Retry-After 1 s after the vendor's own Date; every answer has that Date.
+    const stand = await startFront(api.origin, {
+      answer: () => {
+        if (++seen % 4 !== 1) return undefined;
+        const date = vendorDate();
+        const at = new Date(Date.parse(date) + 1_000).toUTCString();
+        return { status: 429, headers: { date, 'retry-after': at }, body: { message: 'Too many requests' } };
+      },
+      headers: () => ({ date: vendorDate() }),
+    });
+    try {
+      const { code, report } = await quickRun(space, api, stand.url, 10_000);
+      expect(report.interactions.filter((item) => item.verdict !== 'verified')).toEqual([]);
+      expect(report.totals).toMatchObject({ failed: 0, targetUnavailable: 0 });
+      expect(code).toBe(0);
+      expect(report.retries?.answers429).toBeGreaterThan(0);
+      expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+    } finally {
+      await stand.close();
+      await api.close();
+      await space.remove();
+    }
+  });
+});
 
 describe('the verify command against a vendor that throttles the reads of one order past its window', () => {
   it('puts that order down to the target, not to a broken contract, while the others of its body read', {

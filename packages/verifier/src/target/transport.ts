@@ -80,11 +80,12 @@ export interface Lost {
 /**
  * One request straight on the dispatcher (the preflight, the replay proxy), through the client's
  * retry loop: the last attempt's complete answer, or why none came. `givenUp`, asked before each
- * retry, ends the waiting with its reason.
+ * retry, ends the waiting with its reason. The request's own `signal` (a read whose answer is no
+ * longer wanted) ends it in flight too; `options.signal` only a wait between attempts.
  */
 export function sendWithRetries(
   dispatcher: Dispatcher,
-  request: Pick<Dispatcher.RequestOptions, 'origin' | 'path' | 'method' | 'headers' | 'body'>,
+  request: Pick<Dispatcher.RequestOptions, 'origin' | 'path' | 'method' | 'headers' | 'body' | 'signal'>,
   transport: Transport,
   options: { timeoutMs: number; signal?: AbortSignal; givenUp?: () => string | undefined },
 ): ReturnType<typeof withRetries<Answer>> {
@@ -107,7 +108,8 @@ export function sendWithRetries(
         const raw = await readBody(response.body, options.timeoutMs);
         const decoded = decodeContent(raw, response.headers['content-encoding']);
         const value = { response, body: decoded ?? raw, encoded: decoded === undefined };
-        const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+        const { headers } = response;
+        const retryAfterSeconds = parseRetryAfter(headers['retry-after'], Date.now(), headers.date);
         return { answered: true, status: response.statusCode, retryAfterSeconds, value };
       } catch (cause) {
         return { answered: false, unsent: false, error: { failure: describeIncompleteBody(cause), cause } };
