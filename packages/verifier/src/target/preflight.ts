@@ -38,8 +38,8 @@ const mayRefuseCredentials = (status: number | Lost): status is number =>
  * the user's) gets the same status, both for the list and for a read of an unknown order in v2:
  * the list alone may be refused for everyone (v1 no longer served, say). The list with the wrong
  * secret goes out beside the real one, and is not waited for once that one is answered otherwise
- * (a vendor may answer a wrong secret slowly); the reads only follow such a refusal. A target that answers any credentials alike (sample data) is
- * a target whose answers the contracts judge.
+ * (a vendor may answer a wrong secret slowly); the reads only follow such a refusal. A target that
+ * answers any credentials alike (sample data) is a target whose answers the contracts judge.
  */
 export async function preflight(
   dispatcher: Dispatcher,
