@@ -64,7 +64,7 @@ export async function preflight(
   };
   /**
    * The status of a GET sent only to compare with, or undefined: no answer, or `abandon` (or a
-   * signal) ended a wait between its attempts. Abandoned, an attempt in flight still ends as any
+   * signal) ended a wait between its attempts. Abandoned, an attempt in flight still ends like any
    * other (the HAR has its answer); a signal ends it at once.
    */
   const comparedOf = async (url: URL, headers: Record<string, string>, abandon: AbortSignal) => {
