@@ -3,7 +3,13 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
-import { describeTransportFailure, redact, untilStopped, usageLine } from '@print-contracts/client/kit';
+import {
+  describeTransportFailure,
+  redact,
+  type StopSources,
+  untilStopped,
+  usageLine,
+} from '@print-contracts/client/kit';
 import { pactCliBinary } from '@print-contracts/consumer-contracts/pact-cli';
 import { brokerSecrets, isUsageError, UsageError } from '@print-contracts/verifier';
 
@@ -141,9 +147,10 @@ export async function runBrokerTool<Options>(
  */
 export async function runAsCommandLine(
   command: (argv: readonly string[], io: BrokerIo) => Promise<number>,
+  sources?: StopSources,
 ): Promise<void> {
   const stop = new AbortController();
-  void untilStopped().stopped.then((reason) => stop.abort(reason));
+  void untilStopped(sources).stopped.then((reason) => stop.abort(reason));
   process.exitCode = await command(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -24,7 +24,7 @@ import { redact, redactValue } from './redact.js';
 import { parseRetryAfter, withRetries } from './retry.js';
 import { bodyText, vendorMessageOf } from './schemas/error-body.js';
 import { type ListQuery, listQuerySchema, type OrderRef, orderRefSchema } from './schemas/order-request.js';
-import { notConnected, transportFailure, untrusted } from './transport-failures.js';
+import { hopeless, notConnected, transportFailure } from './transport-failures.js';
 import {
   type ApiVersion,
   LIST_LIMIT_MAX,
@@ -310,7 +310,7 @@ export class OrdersClient<V extends ApiVersion = 'v2'> {
           const retryAfterSeconds = parseRetryAfter(headers['retry-after'], Date.now(), headers.date);
           return { answered: true, status: response.status, retryAfterSeconds, value: response } as const;
         } catch (error) {
-          return { answered: false, unsent: notConnected(error), hopeless: untrusted(error), error } as const;
+          return { answered: false, unsent: notConnected(error), hopeless: hopeless(error), error } as const;
         }
       },
       { method, path, policy: this.#options.retry, deadline, signal, onRetry: this.#options.onRetry },

@@ -17,8 +17,8 @@ export * from './redact.js';
 export {
   describeIncompleteBody,
   describeTransportFailure,
+  hopeless,
   notConnected,
-  untrusted,
 } from './transport-failures.js';
 export * from './until-stopped.js';
 export * from './vendor-examples.js';

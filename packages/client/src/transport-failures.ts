@@ -9,6 +9,8 @@ interface CodeMeaning {
   readonly unsent?: true;
   /** The server answers, but its TLS certificate cannot be trusted (or it speaks no TLS at all). */
   readonly untrusted?: true;
+  /** Refused here, before anything was sent (a header no HTTP message can carry): sending again cannot help. */
+  readonly local?: true;
   /** What to do about it, after the code: leads the user to the fix. */
   readonly fix?: string;
 }
@@ -54,6 +56,7 @@ const CODES: Readonly<Record<string, CodeMeaning>> = {
   EHOSTUNREACH: { failure: 'network', says: 'could not be reached (no route to host)', unsent: true },
   ENETUNREACH: { failure: 'network', says: 'could not be reached (network unreachable)', unsent: true },
   UND_ERR_ABORTED: { failure: 'aborted', says: ABANDONED },
+  UND_ERR_INVALID_ARG: { failure: 'network', local: true },
   ABORT_ERR: { failure: 'aborted', says: ABANDONED },
   ...Object.fromEntries(UNTRUSTED_CODES.map((code) => [code, { failure: 'network', untrusted: true }])),
   ...Object.fromEntries(
@@ -90,6 +93,9 @@ export const notConnected = (error: unknown) => meaningOf(error)?.unsent === tru
 /** True when the target's TLS certificate is not trusted. */
 export const untrusted = (error: unknown) => meaningOf(error)?.untrusted === true;
 
+/** True when sending again cannot help: an untrusted target, or a request refused before it left. */
+export const hopeless = (error: unknown) => untrusted(error) || meaningOf(error)?.local === true;
+
 /** What went wrong below HTTP, in words: "the target timed out waiting for the answer". */
 export function describeTransportFailure(error: unknown): string {
   const code = knownCode(error);
@@ -99,7 +105,9 @@ export function describeTransportFailure(error: unknown): string {
     return `the target's TLS certificate is not trusted (${code}); give its CA with NODE_EXTRA_CA_CERTS`;
   }
   if (meaning?.says) return `the target ${meaning.says}`;
-  return `the request to the target failed: ${error instanceof Error ? error.message : String(error)}`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (meaning?.local) return `the request could not be sent: ${message} (nothing reached the target)`;
+  return `the request to the target failed: ${message}`;
 }
 
 /** Why a body stopped short: too slow, or the connection closed mid-answer (a truncated answer). */

@@ -23,7 +23,7 @@ import {
   ResponseValidationError,
   TransportError,
 } from '../src/index.js';
-import { MAX_ANSWER_BYTES } from '../src/kit.js';
+import { describeTransportFailure, MAX_ANSWER_BYTES } from '../src/kit.js';
 import { ORDER_ID, ORDER_UUID, orderDetail, orderDetailJson, SECRET, USER_ID } from './support/fixtures.js';
 import {
   dropConnection,
@@ -193,6 +193,26 @@ describe('TransportError', () => {
         path: `/api/orders?offset=${index}`,
       });
     });
+  });
+
+  it('a secret no header can carry is a TransportError at once: nothing is sent, nor tried again', async () => {
+    // Found by an audit: undici refuses the header locally, and the client retried that 12 times
+    // as a network failure, for 16 s, before the verifier called the target unavailable.
+    api.server.handle(reply(200, { count: 0, orders: [] }));
+    let retried = 0;
+    const client = api.client({
+      secret: `${SECRET}\u007f`,
+      retry: { retries: 5, baseDelayMs: 200 },
+      onRetry: () => retried++,
+    });
+    const error = await client.listOrders().catch((caught: unknown) => caught);
+    expect(retried).toBe(0);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ failure: 'network' });
+    expect(api.server.requests).toHaveLength(0);
+    expect(describeTransportFailure((error as Error).cause)).toMatch(
+      /^the request could not be sent: .*\(nothing reached the target\)$/,
+    );
   });
 
   it('TransportError says refused when nothing listens on the port', async () => {

@@ -21,6 +21,8 @@ export interface OpenApiCliIo {
   readonly cwd: string;
   /** The environment, read for the pnpm script that ran the command (`npm_lifecycle_event`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Aborted with the signal's name (`SIGINT`, `SIGTERM`, …): a rendering stops, its Redocly processes with it. */
+  readonly signal?: AbortSignal;
 }
 
 /** The command's own name, used in its messages when no root pnpm script ran it. */
@@ -56,7 +58,8 @@ Options:
   --version           Print the package version
 
 Exit status: 0 done (diff: nothing breaking), 1 diff found a breaking change,
-2 bad usage, an unknown revision or an unreadable document.
+2 bad usage, an unknown revision or an unreadable document, 130 stopped by SIGINT,
+143 by SIGTERM (or SIGHUP, or the exit of its parent).
 `;
 
 const OPTIONS = {
@@ -89,7 +92,7 @@ function unwritable(dir: string): string | undefined {
 }
 
 async function html(documents: ReadonlyMap<string, string>, dir: string, io: OpenApiCliIo) {
-  const pages = await renderHtmlReferences(documents);
+  const pages = await renderHtmlReferences(documents, io.signal);
   // --out may name a folder of other pages: only a page of a document (a retired version's too) is removed.
   writeGenerated(dir, pages, (file) => /^print-order-api-v\d+\.html$/.test(file));
   const shown = relative(io.cwd, dir) || '.';
@@ -153,6 +156,11 @@ export async function runOpenApiCli(argv: readonly string[], io: OpenApiCliIo): 
         return usage(`unknown command "${command.slice(0, 40)}": use generate, html or diff`);
     }
   } catch (error) {
+    if (io.signal?.aborted) {
+      const reason = String(io.signal.reason);
+      io.stderr.write(`${script ?? OPENAPI_BIN}: stopped by ${reason}; nothing written\n`);
+      return reason === 'SIGINT' ? 130 : 143;
+    }
     if (!isOpenApiError(error)) throw error;
     io.stderr.write(`${script ?? OPENAPI_BIN}: ${error.message}\n`);
     return 2;

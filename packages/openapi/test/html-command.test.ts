@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_VERSIONS, OPERATION_NAMES, operations } from '@print-contracts/client';
+import { descendants, findByCommand, waitUntilGone } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentName } from '../src/document/build-document.js';
 import { OPENAPI_DIR, readOpenApiFiles } from '../src/output/files.js';
@@ -121,4 +122,35 @@ describe('print-contracts-openapi html', () => {
     expect(status).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
+});
+
+describe('print-contracts-openapi html, stopped', () => {
+  it('ends with 143 on SIGTERM, its Redocly processes gone and nothing written', async () => {
+    // Found by an audit: the command took no signal, and its Redocly children wrote the pages
+    // after it was told to stop (or outlived it, orphaned).
+    const out = await mkdtemp(join(tmpdir(), 'print-contracts-openapi-html-stop-'));
+    const stop = new AbortController();
+    let stderr = '';
+    try {
+      const running = runOpenApiCli(['html', '--out', out], {
+        cwd: out,
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => (stderr += text) },
+        signal: stop.signal,
+      });
+      let redocly: number | undefined;
+      for (let tries = 0; redocly === undefined && tries < 1_200; tries++) {
+        redocly = await findByCommand(await descendants(process.pid), /redocly.*build-docs/);
+        if (redocly === undefined) await new Promise((done) => setTimeout(done, 50));
+      }
+      expect(redocly, 'a Redocly process rendering').toBeDefined();
+      stop.abort('SIGTERM');
+      expect(await running).toBe(143);
+      expect(stderr).toBe('print-contracts-openapi: stopped by SIGTERM; nothing written\n');
+      expect(await waitUntilGone([redocly as number])).toEqual([]);
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -86,4 +86,24 @@ describe('the built print-sample-api binary and a signal while it loads', { time
       expect(await inGroup(run.pid)).toEqual([]);
     },
   );
+  it('stops with status 0 when its parent dies while it loads, leaving no process', async () => {
+    // Found by an audit: the parent was first looked at once the command had loaded, when an
+    // adopted process has no parent to watch: killed pnpm left the server running for good.
+    const args = [...signalWhileLoading('SIGKILL', 'its parent'), BIN, '--processing-delay', '0'];
+    const parent = `require('node:child_process').spawn(process.execPath, ${JSON.stringify(args)}, { stdio: 'inherit' });
+setInterval(() => {}, 1000);`;
+    const run = start(process.execPath, ['-e', parent]);
+    tracked.push(run.pid);
+    expect(await run.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    for (let tries = 0; (await inGroup(run.pid)).length > 0 && tries < 600; tries++) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    const left = await inGroup(run.pid);
+    // Its parent is gone, so the usual clean-up no longer finds the group: an orphan goes here.
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    expect(left).toEqual([]);
+    expect(run.output.stdout).toMatch(
+      /listening on \S+[\s\S]*Stopped: the process that started it exited\.\n$/,
+    );
+  });
 });

@@ -128,17 +128,18 @@ export function start(command: string, args: readonly string[], env: NodeJS.Proc
 const dataUrl = (source: string) => `data:text/javascript,${encodeURIComponent(source)}`;
 
 /**
- * Node options under which a command gets `signal` while it loads: the moment it first resolves
- * one of the kit's packages (`@print-contracts/…`), through a module resolve hook. Sent any earlier,
- * while Node itself starts, a signal kills every Node program; by a timer, it would depend on the
- * machine's speed.
+ * Node options under which a command (or, `to` its parent, the parent) gets `signal` while it loads: the moment it first resolves
+ * one of the kit's packages (`@print-contracts/…`) past the stop watch its entry file loads first
+ * (`@print-contracts/client/stop`), through a module resolve hook. Sent any earlier, while Node
+ * itself starts, a signal kills every Node program; by a timer, it would depend on the machine's speed.
  */
-export function signalWhileLoading(signal: NodeJS.Signals): string[] {
+export function signalWhileLoading(signal: NodeJS.Signals, to: 'itself' | 'its parent' = 'itself'): string[] {
+  const target = to === 'itself' ? 'process.pid' : 'process.ppid';
   const resolve = `let sent = false;
 function resolve(specifier, context, next) {
-  if (!sent && specifier.startsWith('@print-contracts/')) {
+  if (!sent && specifier.startsWith('@print-contracts/') && specifier !== '@print-contracts/client/stop') {
     sent = true;
-    process.kill(process.pid, ${JSON.stringify(signal)});
+    process.kill(${target}, ${JSON.stringify(signal)});
   }
   return next(specifier, context);
 }`;

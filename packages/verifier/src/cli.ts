@@ -1,14 +1,13 @@
-import { untilStopped } from '@print-contracts/client/kit';
+import { earlyStop, untilStopped } from '@print-contracts/client/stop';
 import { SIGNAL_EXIT_CODES, stopSignalOf } from './exit-codes.js';
-import { runVerify } from './run-verify.js';
 
 // `pnpm verify`: a thin shell over runVerify. The first SIGINT, SIGTERM or SIGHUP (or the
 // exit of its parent) stops the replay, tears down what the run created, writes the ledger and
-// the partial reports, and ends with 130 (SIGINT) or 143; runVerify says which. A signal a second
-// or more later ends the process at once, leaving the ledger for `--cleanup`; copies of the first
-// (the terminal's and pnpm's) arrive together and do not count. Pact's process exits with its
-// parent (IPC).
-const watch = untilStopped();
+// the partial reports, and ends with 130 (SIGINT) or 143; runVerify says which; one that comes
+// while the command loads stops it before anything is created. A signal a second or more later
+// ends the process at once, leaving the ledger for `--cleanup`; copies of the first (the
+// terminal's and pnpm's) arrive together and do not count. Pact's process exits with its parent (IPC).
+const watch = untilStopped(earlyStop());
 const stop = new AbortController();
 void watch.stopped.then((reason) => {
   stop.abort(reason);
@@ -29,6 +28,7 @@ function sink(stream: NodeJS.WriteStream) {
   return { write: (text: string) => open && stream.write(text), isTTY: stream.isTTY === true };
 }
 
+const { runVerify } = await import('./run-verify.js');
 process.exitCode = await runVerify(process.argv.slice(2), {
   stdout: sink(process.stdout),
   stderr: sink(process.stderr),

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readFileSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { captureIo, cliEnv, workspace } from '@print-contracts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../src/index.js';
@@ -180,6 +181,23 @@ const CASES: readonly Case[] = [
     want: /unknown provider state "the moon is full" \(interaction "a request for the first page of orders"\)/,
   },
   {
+    given: 'a second secret pasted with a zero-width space, which no header can carry',
+    args: () => target,
+    env: { ...credentials, PRINT_API_OTHER_USER_ID: 'other', PRINT_API_OTHER_SECRET: 'other-\u200bsecret' },
+    want: /PRINT_API_OTHER_SECRET holds a character no HTTP header can carry \(U\+200B/,
+  },
+  {
+    given: 'a secret with a control character',
+    args: () => target,
+    env: { ...credentials, PRINT_API_SECRET: `${SECRET}\u007f` },
+    want: /PRINT_API_SECRET holds a character no HTTP header can carry \(U\+007F/,
+  },
+  {
+    given: 'a --pact that is a named pipe, which would block the run for good',
+    args: (path) => ['--pact', path('not-ledgers', 'pipe')],
+    want: /not-ledgers\/pipe: is not a file or a folder/,
+  },
+  {
     given: 'a --ledger that is not a ledger',
     args: (path) => ['--pact', path('good.json'), '--ledger', path('good.json')],
     want: /--ledger .*good\.json is not a ledger of pnpm verify \(line 1\)/,
@@ -233,6 +251,11 @@ describe.concurrent('the verify command with bad flags or bad pacts', () => {
     const bad = (name: string, content: unknown) =>
       writeFile(space.path('bad', name), typeof content === 'string' ? content : JSON.stringify(content));
     await writeFile(space.path('good.json'), JSON.stringify(fixturePact('v1')));
+    await mkdir(space.path('not-ledgers'));
+    await writeFile(space.path('not-ledgers', 'note.txt'), 'my release notes, one line, no newline');
+    await writeFile(space.path('not-ledgers', 'blob.bin'), Buffer.from([0xff, 0xfe, 0x80, 0x20, 0x62]));
+    execFileSync('mkfifo', [space.path('not-ledgers', 'pipe')]);
+    await symlink(space.path('not-ledgers', 'nowhere'), space.path('not-ledgers', 'dangling'));
     await Promise.all([
       bad('not-json.json', '{ "consumer": '),
       bad('no-interactions.json', { consumer: { name: 'c' }, provider: { name: 'print-order-api-v1' } }),
@@ -251,6 +274,24 @@ describe.concurrent('the verify command with bad flags or bad pacts', () => {
     ]);
   });
   afterAll(() => space.remove());
+
+  it.each([
+    ['a one-line note with no newline', 'note.txt', /is not a ledger of pnpm verify \(line 1\)/],
+    ['a binary file', 'blob.bin', /is not a ledger of pnpm verify \(line 1\)/],
+    ['a named pipe, which would block the run', 'pipe', /is not a regular file/],
+    ['a link to a file that does not exist', 'dangling', /is not a regular file/],
+  ])('refuses as --ledger %s with exit 2, and leaves it as it was', async (_given, name, want) => {
+    // Found by a bad-input audit: a one-line file, or /dev/null, passed as an empty ledger, and the
+    // run appended its events to it and removed it once settled.
+    const path = space.path('not-ledgers', name);
+    const before = lstatSync(path);
+    const output = captureIo({ cwd: space.dir, env: cliEnv() });
+    const code = await runVerify(['--pact', space.path('good.json'), '--ledger', path], output.io);
+    expect(code).toBe(2);
+    expect(output.stderr()).toMatch(want);
+    const after = lstatSync(path);
+    expect([after.mode, after.size, after.mtimeMs]).toEqual([before.mode, before.size, before.mtimeMs]);
+  });
 
   for (const { given, args, env, want } of CASES) {
     it(`exits 2 with one line of reason for ${given}`, async () => {

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SampleApi } from '@print-contracts/sample-api';
-import { cliEnv, workspace } from '@print-contracts/test-support';
+import { cliEnv, signalWhileLoading, workspace } from '@print-contracts/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli } from './helpers/cli.js';
+import { CLI, runCli, spawnCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
 import { ordersOf } from './helpers/orders.js';
 import { credentialEnv, front, sampleTarget, verifyArgs } from './helpers/targets.js';
@@ -74,6 +76,40 @@ describe('the verify command stopped mid-run', () => {
       expect(existsSync(`${reports}/verify-ledger.jsonl`)).toBe(false);
       const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8'));
       expect(report).toMatchObject({ stoppedBy: signal, exitCode: status, teardown: { open: 0 } });
+    },
+  );
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'on %s while it still loads, ends with %i as soon as it is up, having created nothing',
+    async (signal, status) => {
+      // It died by the signal before: nothing was created, but the status was the shell's, and the
+      // command had no say in it.
+      api = await sampleTarget({ processingDelayMs: PROCESSING_DELAY_MS });
+      const reports = space.path(`loading-${signal}`);
+      const args = verifyArgs({
+        baseUrl: api.url,
+        mode: 'sample',
+        control: true,
+        pact: space.path('pacts'),
+        reports,
+      });
+      const child = spawn(process.execPath, [...signalWhileLoading(signal), CLI, ...args], {
+        cwd: space.dir,
+        env: cliEnv(credentialEnv(api)),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.stdout.resume();
+      const [code] = await once(child, 'close');
+      expect(code, stderr).toBe(status);
+      expect(stderr).toMatch(new RegExp(`^\\n?${signal}: stopping`));
+      expect(await ordersOf(api)).toEqual([]);
     },
   );
 

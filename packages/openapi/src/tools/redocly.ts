@@ -19,9 +19,10 @@ export interface RedoclyRun {
 /**
  * Runs the Redocly CLI with `args` on this Node. Telemetry and the update check are off (both
  * would reach the network); a non-zero status is returned, not thrown, since for `lint` it
- * means findings. Throws `ToolError` when the CLI cannot be started.
+ * means findings. Throws `ToolError` when the CLI cannot be started, or `signal` stopped it (the
+ * Redocly process is killed then: nothing it started outlives the command).
  */
-export function runRedocly(args: readonly string[], cwd: string): Promise<RedoclyRun> {
+export function runRedocly(args: readonly string[], cwd: string, signal?: AbortSignal): Promise<RedoclyRun> {
   const cli = join(
     dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')),
     'bin',
@@ -38,7 +39,7 @@ export function runRedocly(args: readonly string[], cwd: string): Promise<Redocl
     execFile(
       process.execPath,
       [cli, ...args],
-      { cwd, env, maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env, maxBuffer: 64 * 1024 * 1024, ...(signal ? { signal } : {}) },
       (error, stdout, stderr) => {
         const status = error && typeof error.code === 'number' ? error.code : error ? -1 : 0;
         if (status === -1) {
@@ -61,6 +62,7 @@ export function runRedocly(args: readonly string[], cwd: string): Promise<Redocl
  */
 export async function renderHtmlReferences(
   documents: ReadonlyMap<string, string>,
+  signal?: AbortSignal,
 ): Promise<Map<string, string>> {
   const scratch = await mkdtemp(join(tmpdir(), 'print-contracts-openapi-html-'));
   const render = async (file: string, text: string) => {
@@ -82,6 +84,7 @@ export async function renderHtmlReferences(
         REDOCLY_CONFIG,
       ],
       scratch,
+      signal,
     );
     if (run.status !== 0) {
       const reason = `${run.stderr}\n${run.stdout}`.trim().split('\n').slice(-1)[0] ?? '';

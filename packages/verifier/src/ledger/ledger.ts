@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ApiVersion, REFERENCE_MAX_LENGTH } from '@print-contracts/client';
-import { UsageError } from '../errors/index.js';
+import { isUsageError, UsageError } from '../errors/index.js';
 import type { CredentialRole, Target } from '../target/target.js';
 
 /** How an order's life in the ledger ended. */
@@ -80,8 +80,15 @@ const isLedgerLine = (value: unknown): value is LedgerLine =>
 export function readLedgerEvents(path: string): LedgerLine[] {
   let text = '';
   try {
+    // Only a regular file is a ledger: a device, a pipe or a link (dangling or not) is refused, never removed.
+    if (!lstatSync(path).isFile()) {
+      throw new UsageError(
+        `--ledger ${path} is not a regular file; give a path of its own, such as reports/verify-ledger.jsonl`,
+      );
+    }
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (isUsageError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return [];
     throw new UsageError(`the ledger ${path} cannot be read (${code ?? 'error'}); give a readable --ledger`);
@@ -94,8 +101,8 @@ export function readLedgerEvents(path: string): LedgerLine[] {
     try {
       value = JSON.parse(line);
     } catch {
-      // A torn last line (the process died mid-write) is no event; a torn line before it is no ledger.
-      if (index === lines.length - 1) continue;
+      // A torn last line (the process died mid-write) after events is no event; any other is no ledger.
+      if (index === lines.length - 1 && events.length > 0) continue;
     }
     if (!isLedgerLine(value)) {
       throw new UsageError(
@@ -206,9 +213,14 @@ export class Ledger {
     );
   }
 
-  /** Removes the file when nothing is open; true when it did. */
+  /** Removes the file when nothing is open, and it still is a ledger (a regular file of events); true when it did. */
   removeIfSettled(): boolean {
     if (this.open().length > 0) return false;
+    try {
+      readLedgerEvents(this.path);
+    } catch {
+      return false;
+    }
     rmSync(this.path, { force: true });
     return true;
   }

@@ -15,6 +15,20 @@ export type CredentialFlags = Readonly<
 
 const present = (value: string | undefined) => value?.trim() || undefined;
 
+/**
+ * `value` as a header can carry it, or a `UsageError` naming where it came from: undici refuses any
+ * other character before sending, and a pasted control or invisible character is a typo, not a
+ * target that stopped answering. The value is never shown.
+ */
+function headerSafe(value: string, from: string): string {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(value)?.[0];
+  if (bad === undefined) return value;
+  const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  throw new UsageError(
+    `${from} holds a character no HTTP header can carry (${code}, a control or invisible character: pasted with it?); give it again without`,
+  );
+}
+
 /** The secret on the first line of a file (trimmed); the message never shows the content. */
 function secretFrom(flag: string, path: string, cwd: string): string {
   const secret = readFlagFile(flag, path, cwd).split(/\r?\n/)[0]?.trim();
@@ -30,7 +44,10 @@ export function mainCredentials(flags: CredentialFlags, env: Env, cwd: string): 
     ? secretFrom('--secret-file', flags['secret-file'], cwd)
     : present(env[ENV.secret]);
   if (!secret) throw new UsageError(`no secret for the target: set ${ENV.secret} or pass --secret-file PATH`);
-  return { userId, secret };
+  return {
+    userId: headerSafe(userId, flags['user-id'] ? '--user-id' : ENV.userId),
+    secret: headerSafe(secret, flags['secret-file'] ? `--secret-file ${flags['secret-file']}` : ENV.secret),
+  };
 }
 
 /** The second set when both its parts are given; half of one is a `UsageError`. */
@@ -50,5 +67,11 @@ export function otherCredentials(flags: CredentialFlags, env: Env, cwd: string):
       `a second user id is set but no secret: set ${OTHER_SECRET_ENV} or pass --other-secret-file PATH`,
     );
   }
-  return { userId, secret };
+  return {
+    userId: headerSafe(userId, flags['other-user-id'] ? '--other-user-id' : OTHER_USER_ID_ENV),
+    secret: headerSafe(
+      secret,
+      flags['other-secret-file'] ? `--other-secret-file ${flags['other-secret-file']}` : OTHER_SECRET_ENV,
+    ),
+  };
 }

@@ -17,6 +17,8 @@ export async function loadPactFiles(paths: readonly string[], cwd: string): Prom
     const absolute = resolve(cwd, given);
     const info = await stat(absolute).catch(() => undefined);
     if (info === undefined) throw new PactFileError(given, 'no such file or folder');
+    // A pipe or a device would block the read (a pipe with no writer, for good).
+    if (!info.isDirectory() && !info.isFile()) throw new PactFileError(given, 'is not a file or a folder');
     if (!info.isDirectory()) {
       files.push(absolute);
       continue;

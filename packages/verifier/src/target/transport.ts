@@ -9,9 +9,9 @@ import {
   decodeContent,
   describeIncompleteBody,
   describeTransportFailure,
+  hopeless,
   notConnected,
   readBody,
-  untrusted,
 } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 
@@ -102,7 +102,7 @@ export function sendWithRetries(
         });
       } catch (cause) {
         const error = { failure: describeTransportFailure(cause), cause };
-        return { answered: false, unsent: notConnected(cause), hopeless: untrusted(cause), error };
+        return { answered: false, unsent: notConnected(cause), hopeless: hopeless(cause), error };
       }
       try {
         const raw = await readBody(response.body, options.timeoutMs);
