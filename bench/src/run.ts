@@ -29,7 +29,7 @@ const USAGE = `Usage: pnpm bench [--mutations]
 Measures what users of the kit wait for, each figure beside its reference in the same run, and
 writes bench/results.json and bench/RESULTS.md (about 5 minutes).
 
-  --mutations   only the mutation harness: bench/mutations.json and its section of RESULTS.md (about 25 minutes)
+  --mutations   only the mutation harness: bench/mutations.json and its section of RESULTS.md (about 40 minutes)
   --help        this text
 `;
 // Checked before anything starts: a mistyped flag must not run the whole bench.

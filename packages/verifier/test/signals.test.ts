@@ -76,6 +76,9 @@ describe('the verify command stopped mid-run', () => {
       expect(existsSync(`${reports}/verify-ledger.jsonl`)).toBe(false);
       const report = JSON.parse(readFileSync(`${reports}/verify-report.json`, 'utf8'));
       expect(report).toMatchObject({ stoppedBy: signal, exitCode: status, teardown: { open: 0 } });
+      expect(run.stdout()).toContain(
+        `Stopped by ${signal}: the replay ended early (${report.totals.notRun} not run); what the run created was torn down.`,
+      );
     },
   );
 

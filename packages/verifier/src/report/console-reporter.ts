@@ -281,7 +281,13 @@ export class ConsoleReporter {
     for (const problem of report.teardown.problems) this.say(`  ${problem}`);
     this.say(`Reports: ${written.join(', ')}`);
     if (report.stoppedBy) {
-      this.say(`Stopped by ${report.stoppedBy}: the replay ended early; what the run created was torn down.`);
+      const { notRun } = report.totals;
+      const when = notRun > 0 ? `the replay ended early (${notRun} not run)` : 'after the replay';
+      const left =
+        report.teardown.open > 0
+          ? 'what is still open stays in the ledger (above)'
+          : 'what the run created was torn down';
+      this.say(`Stopped by ${report.stoppedBy}: ${when}; ${left}.`);
     }
   }
 }
