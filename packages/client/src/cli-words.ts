@@ -96,7 +96,8 @@ export function listenProblem(error: unknown, given: { port: number; host?: stri
   }
   if (given.host === undefined) return undefined;
   const host = JSON.stringify(given.host);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+  // EINVAL: getaddrinfo refused the name itself (a byte no host name holds).
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EINVAL') {
     return `--host ${host} does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1`;
   }
   if (code === 'EADDRNOTAVAIL') {

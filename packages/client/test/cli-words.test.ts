@@ -110,6 +110,10 @@ describe('listenProblem', () => {
       '--host "printer.local" does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1',
     ],
     [
+      'EINVAL',
+      '--host "printer.local" does not resolve to an address; give one of this machine, e.g. --host 127.0.0.1',
+    ],
+    [
       'EADDRNOTAVAIL',
       '--host "printer.local" is not an address of this machine; give one of its own, e.g. --host 127.0.0.1',
     ],
