@@ -5,11 +5,13 @@ export * from './operations.js';
 export type { OrdersClientOptions, VersionHeader } from './options.js';
 export {
   type AttemptResult,
+  GATEWAY_STATUSES,
   parseRetryAfter,
   type RetryEvent,
   type RetryObserver,
   type RetryPolicy,
   UNPROCESSED_STATUSES,
+  withoutVendorAnswer,
   withRetries,
 } from './retry.js';
 export * from './schemas/error-body.js';

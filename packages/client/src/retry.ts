@@ -31,6 +31,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 export const UNPROCESSED_STATUSES: readonly number[] = [429, 503];
 
 /**
+ * What a gateway in front of the vendor answers when the vendor did not (502 Bad Gateway, 504
+ * Gateway Timeout): no answer of the vendor's, like a connection lost. A read is retried; a write
+ * may have been done all the same.
+ */
+export const GATEWAY_STATUSES: readonly number[] = [502, 504];
+
+/** An answer that is none of the vendor's: busy (429, 503, nothing done), or a gateway's for it. */
+export const withoutVendorAnswer = (status: number): boolean =>
+  UNPROCESSED_STATUSES.includes(status) || GATEWAY_STATUSES.includes(status);
+
+/**
  * Seconds from a `Retry-After` header: delta-seconds or an HTTP date. A date is the server's
  * clock, so it is measured against the answer's own `Date` header (`date`) when that is a valid
  * HTTP date, else against `now`: a vendor whose clock runs ahead of this machine's asking for a

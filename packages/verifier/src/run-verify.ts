@@ -256,7 +256,7 @@ async function verify(
     });
     const earlier = options.comparison.baseline?.drift;
     const drift = earlier
-      ? { ...observed, ...compareDriftWithBaseline(observed.findings, earlier) }
+      ? { ...observed, ...compareDriftWithBaseline(observed.findings, earlier, observed.answered) }
       : observed;
     const built = buildReport(replayed, settlement, {
       target,

@@ -212,6 +212,14 @@ describe('the verifier with a Pact Broker', () => {
       }),
     ]);
     expect(pending.stdout).toMatch(/2 failed \(2 pending, failing no run\)/);
+    // Every report says so: no test tab red, no headline that hides them, no cell without the word.
+    const written = (file: string) => readFileSync(space.path('pending', file), 'utf8');
+    expect(written('verify-junit.xml')).toMatch(/<testsuites [^>]*failures="0"/);
+    expect(written('verify-junit.xml')).toContain(
+      '<system-out>FAILED, pending: pending, so it fails no run:',
+    );
+    expect(written('verify-summary.md')).toContain('✅ no contract broke but 2 pending, which fail no run');
+    expect(written('verify-summary.md')).toContain('❌ **FAILED** (pending)');
 
     const half = await run('half-pending', ['print-order-api-v1']);
     expect(half.code).toBe(1);

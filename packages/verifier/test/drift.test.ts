@@ -305,6 +305,10 @@ describe('drift and the HAR record of a run against a stand-in of the vendor', (
     expect(result.report.totals.failed).toBe(0);
     expect(result.report.drift?.findings.length).toBeGreaterThan(0);
     expect(result.code).toBe(1);
+    // A test tab shows why the run is red: each finding that fails it is a failure of its own.
+    const junit = readFileSync(space.path('fail-on-drift', REPORT_FILES.junit), 'utf8');
+    expect(junit).toContain('<testsuite name="drift from the OpenAPI description"');
+    expect(junit.match(/<failure type="drift"/g)?.length).toBe(result.report.drift?.findings.length);
   }, 180_000);
 
   it('--fail-on-drift against a baseline fails on drift the baseline did not show, and not on drift it did', async () => {
@@ -351,6 +355,7 @@ describe('compareDriftWithBaseline', () => {
     const changes = compareDriftWithBaseline(
       [finding('$.a', { example: '2', answers: 5 }), finding('$.b')],
       earlierDriftFindings(earlier),
+      ['getOrder|v2|200'],
     );
     expect(changes.findings.map((item) => [item.path, item.change])).toEqual([
       ['$.a', 'known'],
@@ -368,6 +373,7 @@ describe('compareDriftWithBaseline', () => {
         finding('$.a', { status: 404 }),
       ],
       earlierDriftFindings(earlier),
+      ['getOrder|v2|200'],
     );
     expect(changes.findings.map((item) => item.change)).toEqual(['new', 'new', 'new']);
     expect(changes.disappeared.map((item) => item.path)).toEqual(['$.a']);
@@ -377,8 +383,16 @@ describe('compareDriftWithBaseline', () => {
     const changes = compareDriftWithBaseline(
       [finding('$.a')],
       earlierDriftFindings({ tool: '@print-contracts/verifier' }),
+      ['getOrder|v2|200'],
     );
     expect(changes.findings.map((item) => item.change)).toEqual(['new']);
+    expect(changes.disappeared).toEqual([]);
+  });
+
+  it('calls nothing gone that this run saw no answer of (an --only run, a stopped one)', () => {
+    // Found by an audit: a run that read no order called the baseline's order findings gone.
+    const earlier = { drift: { findings: [finding('$.lines[*].carbonOffset')] } };
+    const changes = compareDriftWithBaseline([], earlierDriftFindings(earlier), ['listOrders|v2|200']);
     expect(changes.disappeared).toEqual([]);
   });
 });
@@ -400,9 +414,13 @@ describe('driftConsoleLines', () => {
     const observed = {
       documents: 'contracts/openapi',
       compared: 3,
+      answered: ['getOrder|v2|200'],
       findings: [finding('$.a'), finding('$.b')],
     };
-    const lines = driftConsoleLines({ ...observed, ...compareDriftWithBaseline(observed.findings, earlier) });
+    const lines = driftConsoleLines({
+      ...observed,
+      ...compareDriftWithBaseline(observed.findings, earlier, observed.answered),
+    });
     expect(lines).toContain('  getOrder v2 200 $.a');
     expect(lines).toContain('  new: getOrder v2 200 $.b');
     expect(lines).toContain('  gone since the baseline: getOrder v2 200 $.gone');
@@ -433,8 +451,32 @@ describe('observeDrift', () => {
     observeDrift(exchanges, documents, { basePath: '/api', secrets: [], dir: 'openapi' }).findings;
 
   it('reports a status the operation does not list, once however many answers showed it', () => {
-    expect(observe([answer(503, ''), answer(503, '')])).toEqual([
-      expect.objectContaining({ kind: 'unlisted-status', path: '$', example: '503', answers: 2 }),
+    expect(observe([answer(500, ''), answer(500, '')])).toEqual([
+      expect.objectContaining({ kind: 'unlisted-status', path: '$', example: '500', answers: 2 }),
+    ]);
+  });
+
+  it("takes no drift from a busy target's or a gateway's answer, nor from one cut short", () => {
+    // Found by an audit: 503s waited out, and bodies cut mid-answer then read again, were drift,
+    // and failed a --fail-on-drift night over throttling.
+    const cut = { ...answer(200, '{"id": 1, "numb'), error: 'other side closed' };
+    expect(observe([answer(429, ''), answer(503, ''), answer(502, '<h1>Bad Gateway</h1>'), cut])).toEqual([]);
+  });
+
+  it('takes any body where the document asks for none, as for a refusal (4XX, application/*)', () => {
+    expect(observe([answer(401, '<error>denied</error>')])).toEqual([]);
+  });
+
+  it('reports properties named like those every object has (constructor, toString)', () => {
+    const order = JSON.parse(
+      readFileSync(`${CONTRACTS}/print-order-client-print-order-api-v2.json`, 'utf8'),
+    ).interactions.find(
+      (item: { description: string }) => item.description === 'a request for an order by its numeric id',
+    ).response.body.content;
+    const body = JSON.stringify({ ...order, constructor: 1, toString: 'x' });
+    expect(observe([answer(200, body)]).map((finding) => finding.path)).toEqual([
+      '$.constructor',
+      '$.toString',
     ]);
   });
 
@@ -526,6 +568,22 @@ describe('toHar', () => {
     const headers = har(Buffer.from('{}'), { headers: { [echoed]: '1' } })?.headers ?? [];
     expect(headers).toHaveLength(1);
     expect(headers[0]?.name).toBe('x-seen-[REDACTED]');
+  });
+
+  it('keeps no byte of a body whose content coding would not decode: no secret could be found in them', () => {
+    // Found by an audit: the coded bytes went in as base64, and gunzipping them showed the secret.
+    const coded = gzipSync(Buffer.from(`{"echo":"${SECRET}"}`)).subarray(0, -4);
+    const answer = { status: 200, statusText: 'OK', body: coded, bodySize: coded.length, decoded: false };
+    const written = toHar([exchange({ ...answer, headers: { 'content-encoding': 'gzip' } })], {
+      creator: { name: 'test', version: '0' },
+      secrets: [SECRET],
+      userIds: [],
+    });
+    expect(written.log.entries[0]?.response.content).toEqual({
+      size: coded.length,
+      mimeType: 'application/octet-stream',
+      comment: 'left out: the body would not decode from gzip',
+    });
   });
 
   it('writes a body that is not UTF-8 as base64, the secret redacted in its bytes', () => {

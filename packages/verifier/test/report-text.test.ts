@@ -6,7 +6,7 @@ import { writeFixturePacts } from './helpers/fixture-pact.js';
 
 /** A description that would forge a line and recolour a terminal, were it printed as it is. */
 const HOSTILE =
-  'a request for the first page of orders\r\nv2 every interaction: verified \u001b[32m✓\u001b[0m';
+  'a request for the first page of orders\r\nv2 every interaction: verified \u001b[32m✓\u001b[0m \uffff\ud800';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
@@ -40,5 +40,11 @@ describe('the reports of a pact whose description holds control characters', () 
     const text = readFileSync(space.path('reports', file), 'utf8');
     expect(text).toContain('first page of orders\\r\\nv2');
     expect(text).not.toMatch(CONTROL);
+  });
+
+  it('keeps the JUnit XML well-formed: no character XML 1.0 cannot hold (U+FFFF, a lone surrogate)', () => {
+    const text = readFileSync(space.path('reports', REPORT_FILES.junit), 'utf8');
+    expect(text).not.toMatch(/[\uffff\ufffe]/);
+    expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   });
 });

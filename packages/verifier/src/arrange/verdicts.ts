@@ -3,11 +3,11 @@ import {
   isHttpError,
   isResponseValidationError,
   isTransportError,
+  withoutVendorAnswer,
 } from '@print-contracts/client';
 import { isRedirect } from '@print-contracts/client/kit';
 import { ArrangeError, isArrangeError } from '../errors/index.js';
 import { type NotVerifiableCode, notVerifiableReason } from '../plan/not-verifiable.js';
-import { withoutVendorAnswer } from '../target/transport.js';
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Not verifiable here, for a target property of the closed list only, with what showed it. */

@@ -1,5 +1,5 @@
 import type { ApiVersion } from '@print-contracts/client';
-import { type DriftFinding, driftIdentity } from '../drift/observe-drift.js';
+import { answerKey, type DriftFinding, driftIdentity } from '../drift/observe-drift.js';
 
 /** How one interaction × version moved between the baseline and this run. */
 type ChangeKind = 'new-failure' | 'regression' | 'fixed' | 'unchanged' | 'new-interaction' | 'gone';
@@ -209,17 +209,26 @@ function outcome(finding: KnownFinding, matched: number, inForce: boolean) {
 
 /**
  * Marks each current drift finding `new` or `known` against an earlier run's (read from its
- * JSON report by `earlierDriftFindings`), and lists the earlier findings that disappeared.
+ * JSON report by `earlierDriftFindings`), and lists the earlier findings that disappeared: those
+ * this run no longer showed in the kind of answer it did compare (`answered`, from `observeDrift`;
+ * one it saw no answer of, an `--only` run's or a stopped one's, was not looked for).
  */
-export function compareDriftWithBaseline(current: readonly DriftFinding[], earlier: readonly DriftFinding[]) {
+export function compareDriftWithBaseline(
+  current: readonly DriftFinding[],
+  earlier: readonly DriftFinding[],
+  answered: readonly string[],
+) {
   const before = new Set(earlier.map(driftIdentity));
   const now = new Set(current.map(driftIdentity));
+  const looked = new Set(answered);
   return {
     findings: current.map((finding) => ({
       ...finding,
       change: before.has(driftIdentity(finding)) ? ('known' as const) : ('new' as const),
     })),
     /** Findings of the earlier report this run no longer showed. */
-    disappeared: earlier.filter((finding) => !now.has(driftIdentity(finding))),
+    disappeared: earlier.filter(
+      (finding) => !now.has(driftIdentity(finding)) && looked.has(answerKey(finding)),
+    ),
   };
 }

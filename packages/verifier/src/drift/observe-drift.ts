@@ -3,6 +3,7 @@ import {
   DEFAULT_VERSION_HEADER,
   VERSION_WITHOUT_HEADER,
   versionHeaderValue,
+  withoutVendorAnswer,
 } from '@print-contracts/client';
 import { isJsonObject, redact } from '@print-contracts/client/kit';
 import type { RecordedExchange } from '../record/recorder.js';
@@ -37,6 +38,8 @@ export interface DriftReport {
   readonly documents: string | undefined;
   /** Answers compared with a document (those of an operation the documents describe). */
   readonly compared: number;
+  /** What those answers were, once each: `getOrder|v2|200`. A finding of one not among them was not looked for. */
+  readonly answered: readonly string[];
   readonly findings: readonly (DriftFinding & { readonly change?: 'new' | 'known' })[];
   /** With `--baseline`: the earlier run's findings this run no longer showed. */
   readonly disappeared?: readonly DriftFinding[];
@@ -63,6 +66,10 @@ function versionOf(headers: RecordedExchange['requestHeaders']): ApiVersion | un
   return (['v1', 'v2'] as const).find((version) => value.includes(versionHeaderValue(version)));
 }
 
+/** The kind of answer a finding is about: its operation, version and status. */
+export const answerKey = (finding: Pick<DriftFinding, 'operation' | 'version' | 'status'>) =>
+  [finding.operation, finding.version, finding.status].join('|');
+
 /** What makes two drift findings the same, in one run and across runs: not the example, not how many answers. */
 export const driftIdentity = (
   finding: Pick<DriftFinding, 'kind' | 'operation' | 'version' | 'status' | 'path'>,
@@ -87,9 +94,12 @@ export function observeDrift(
   // Examples and paths are JSON text: a control character in them is escaped already.
   const clean = (text: string) => redact(text, context.secrets);
   let compared = 0;
-  for (const { url, method, requestHeaders, response } of exchanges) {
+  const answered = new Set<string>();
+  for (const { url, method, requestHeaders, response, error } of exchanges) {
     const { pathname } = new URL(url);
-    if (!response || !pathname.startsWith(context.basePath)) continue;
+    // An answer cut short says nothing of its shape; a busy target's or a gateway's is none of the vendor's.
+    if (!response || error !== undefined || !pathname.startsWith(context.basePath)) continue;
+    if (withoutVendorAnswer(response.status)) continue;
     const path = pathname.slice(context.basePath.length) || '/';
     const version = versionOf(requestHeaders);
     const document = documents.find((candidate) => candidate.version === version);
@@ -99,6 +109,7 @@ export function observeDrift(
     if (!version || !document || !operation) continue;
     compared++;
     const base = { operation: operation.operationId, version, status: response.status };
+    answered.add(answerKey(base));
     const seen = new Map<string, Omit<DriftFinding, 'answers' | 'text'>>();
     for (const issue of answerIssues(document, operation, response)) {
       // Redacted whole, then shortened: a cut first could leave the start of a secret.
@@ -123,7 +134,7 @@ export function observeDrift(
     }
   }
   const findings = [...found.values()].map((finding) => ({ ...finding, text: driftText(finding) }));
-  return { documents: context.dir, compared, findings };
+  return { documents: context.dir, compared, answered: [...answered], findings };
 }
 
 /** The schema's issues with one answer, or a status no response of the operation lists, or a body that is not JSON. */
@@ -138,6 +149,8 @@ function answerIssues(
   const content = isJsonObject(listed.content) ? listed.content : {};
   const media = content['application/json'] ?? Object.values(content)[0];
   if (!isJsonObject(media) || body.length === 0) return [];
+  // A schema that asks nothing (`{}`) takes any body, JSON or not.
+  if (!isJsonObject(media.schema) || Object.keys(media.schema).length === 0) return [];
   const text = body.toString('utf8');
   let value: unknown;
   try {

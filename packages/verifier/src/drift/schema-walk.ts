@@ -86,7 +86,8 @@ export function schemaIssues(
   }
   const listed = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
   if (listed && !listed.some((item) => JSON.stringify(item) === JSON.stringify(value))) {
-    const kind = listed.every((item) => typeof item === typeof value)
+    // A nullable enumeration lists null beside its values: a new value of theirs is a new value.
+    const kind = listed.every((item) => item === null || typeof item === typeof value)
       ? 'unlisted-enum-value'
       : 'unexpected-type';
     issues.push({ kind, path, value, allowed: listed.map((item) => JSON.stringify(item)).join(', ') });
@@ -98,15 +99,16 @@ export function schemaIssues(
   const properties = isJsonObject(schema.properties) ? schema.properties : undefined;
   const extra = schema.additionalProperties;
   for (const name of Array.isArray(schema.required) ? schema.required : []) {
-    if (typeof name === 'string' && !(name in value)) {
+    if (typeof name === 'string' && !Object.hasOwn(value, name)) {
       issues.push({ kind: 'missing-required', path: child(path, name), value: undefined });
     }
   }
   for (const [key, item] of Object.entries(value)) {
-    const described =
-      properties?.[key] ?? (isJsonObject(extra) && Object.keys(extra).length > 0 ? extra : undefined);
+    // Own names only: `constructor` or `toString` in an answer is a property like any other.
+    const named = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
+    const described = named ?? (isJsonObject(extra) && Object.keys(extra).length > 0 ? extra : undefined);
     if (described !== undefined) issues.push(...walk(item, described, child(path, key)));
-    else if (properties !== undefined || extra === false) {
+    else if ((properties !== undefined && extra !== true) || extra === false) {
       issues.push({ kind: 'undescribed-property', path: child(path, key), value: item });
     }
   }

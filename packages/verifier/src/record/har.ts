@@ -53,8 +53,14 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
     const requestText = exchange.requestBody ? clean(exchange.requestBody.toString('utf8')) : undefined;
     const answer = exchange.response;
     const responseHeaders = answer ? headers(answer.headers) : [];
-    const content = answer ? bodyText(answer.body, hidden, clean) : { text: '' };
-    const responseSize = content.encoding ? (answer?.body.length ?? 0) : Buffer.byteLength(content.text);
+    // Bytes still in a content coding that would not decode: no secret can be found inside them, so none are kept.
+    const undecodable = answer !== undefined && !answer.decoded && codingOf(answer.headers) !== '';
+    const content = answer && !undecodable ? bodyText(answer.body, hidden, clean) : { text: '' };
+    const responseSize = undecodable
+      ? (answer?.bodySize ?? 0)
+      : content.encoding
+        ? (answer?.body.length ?? 0)
+        : Buffer.byteLength(content.text);
     // Bytes the content coding saved, when the body was decoded (HAR's `compression`).
     const decoded = answer?.decoded === true;
     const timings = { send: 0, wait: round(exchange.waitMs), receive: round(exchange.receiveMs) };
@@ -89,7 +95,11 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
           size: responseSize,
           ...(decoded ? { compression: responseSize - (answer?.bodySize ?? 0) } : {}),
           mimeType: answer ? mimeOf(responseHeaders) : 'x-unknown',
-          ...(responseSize > 0 ? content : {}),
+          ...(undecodable
+            ? { comment: `left out: the body would not decode from ${codingOf(answer?.headers ?? {})}` }
+            : responseSize > 0
+              ? content
+              : {}),
         },
         redirectURL: clean([answer?.headers.location ?? ''].flat()[0] ?? ''),
         headersSize: -1,
@@ -104,6 +114,16 @@ export function toHar(exchanges: readonly RecordedExchange[], context: HarContex
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The content codings an answer declares, `identity` aside: `gzip`, `x-vendor, gzip`; empty for none. */
+const codingOf = (headers: RecordedExchange['requestHeaders']) =>
+  [headers['content-encoding'] ?? []]
+    .flat()
+    .join(', ')
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding.toLowerCase() !== 'identity')
+    .join(', ');
 
 /**
  * A body as HAR text, redacted: UTF-8, or base64 when it is not (a content coding that would not

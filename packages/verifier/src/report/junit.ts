@@ -8,7 +8,9 @@ const xml = (text: string) =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters; they are dropped.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    // A lone surrogate is no character at all: XML cannot hold it either.
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '');
 
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
@@ -34,6 +36,7 @@ export function junitXml(report: RunReport): string {
   const known = new Map(report.comparison?.changes.map((row) => [row.key, row.known]));
   const suites = [
     ...changesSuite(report),
+    ...driftSuite(report),
     ...versionsOf(report).map(({ version }) => {
       const items = report.interactions.filter((item) => item.version === version);
       return {
@@ -90,6 +93,26 @@ function changesSuite(report: RunReport): { name: string; cases: Case[] }[] {
   return [{ name: 'changes since the last run', cases }];
 }
 
+/** Drift that fails the run (`--fail-on-drift`) as a suite: a failure per finding that counts, the rest output. */
+function driftSuite(report: RunReport): { name: string; cases: Case[] }[] {
+  const { drift } = report;
+  if (!report.failOnDrift || !drift || drift.findings.length === 0) return [];
+  const cases = drift.findings.map((finding) => {
+    // Against a baseline only what it did not have fails; without one, every finding does.
+    const fails = finding.change !== 'known';
+    const text = xml(finding.text);
+    const child = fails
+      ? `<failure type="drift" message="${text}"/>`
+      : `<system-out>known: ${text}</system-out>`;
+    return {
+      name: `${finding.operation} ${finding.version} ${finding.status} ${finding.path}`,
+      ms: 0,
+      child,
+    };
+  });
+  return [{ name: 'drift from the OpenAPI description', cases }];
+}
+
 /** A test case's element: an error, a failure or a skip; none when verified. */
 function outcome(
   item: InteractionReport,
@@ -99,12 +122,15 @@ function outcome(
   const message = xml(item.reason ?? '');
   if (item.verdict === 'verified') return undefined;
   if (known) return `<skipped message="known finding until ${xml(known.expires)}: ${xml(known.reason)}"/>`;
-  if (item.verdict === 'not-run') return `<skipped message="not run: ${message}"/>`;
+  if (item.verdict === 'not-run')
+    return `<skipped message="${message.startsWith('not ') ? '' : 'not run: '}${message}"/>`;
   if (item.verdict === 'target-unavailable') {
     return `<error type="target-unavailable" message="${message}">${xml(item.request)}</error>`;
   }
   if (item.verdict === 'not-verifiable' && !strict)
     return `<skipped message="not verifiable here: ${message}"/>`;
+  // A pending failure fails no run: output, so that a test tab stays as green as the exit status.
+  if (item.pending) return `<system-out>FAILED, pending: ${message}</system-out>`;
   const type = item.verdict === 'failed' ? 'contract-broken' : 'not-verifiable';
   return `<failure type="${type}" message="${message}">${xml([item.request, ...item.mismatches].join('\n'))}</failure>`;
 }

@@ -23,9 +23,11 @@ export function markdownSummary(report: RunReport): string {
   const status = report.stoppedBy
     ? `⚠️ stopped by ${report.stoppedBy}`
     : report.exitCode === EXIT_CODES.passed
-      ? report.comparison?.counts.known
-        ? '✅ nothing new: every verifiable interaction honours the contract or is a known finding'
-        : '✅ every verifiable interaction honours the contract'
+      ? totals.pendingFailed > 0
+        ? `✅ no contract broke but ${totals.pendingFailed} pending, which fail no run`
+        : report.comparison?.counts.known
+          ? '✅ nothing new: every verifiable interaction honours the contract or is a known finding'
+          : '✅ every verifiable interaction honours the contract'
       : report.exitCode === EXIT_CODES.targetUnavailable
         ? '⚠️ the target became unavailable (no contract broke)'
         : totals.failed > totals.pendingFailed
@@ -49,7 +51,7 @@ export function markdownSummary(report: RunReport): string {
   for (const row of matrixRows(report.interactions)) {
     const cells = versions.map((version) => row.cells[version]);
     lines.push(
-      `| ${cell(row.label)} | ${cells.map((item) => (item ? LOOKS[item.verdict].markdown : '—')).join(' | ')} |`,
+      `| ${cell(row.label)} | ${cells.map((item) => (item ? `${LOOKS[item.verdict].markdown}${item.pending ? ' (pending)' : ''}` : '—')).join(' | ')} |`,
     );
   }
   const failed = withVerdict(report, 'failed');
@@ -101,7 +103,7 @@ function driftMarkdown(drift: DriftReport | undefined): string[] {
     return lines;
   }
   lines.push(
-    `${drift.findings.length} findings in ${drift.compared} answers compared with \`${cell(drift.documents)}\`. They inform; they fail the run only with \`--fail-on-drift\`.`,
+    `${drift.findings.length} finding${drift.findings.length === 1 ? '' : 's'} in ${drift.compared} answers compared with \`${cell(drift.documents)}\`. They inform; they fail the run only with \`--fail-on-drift\`.`,
     '',
     '| operation | version | status | path | finding | example | answers | since the baseline |',
     '|---|---|---|---|---|---|---|---|',

@@ -1,4 +1,5 @@
 import {
+  GATEWAY_STATUSES,
   parseRetryAfter,
   type RetryObserver,
   type RetryPolicy,
@@ -14,17 +15,6 @@ import {
   readBody,
 } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
-
-/**
- * What a gateway in front of the vendor answers when the vendor did not (502 Bad Gateway, 504
- * Gateway Timeout): no answer of the vendor's, like a connection lost. A read is retried; a write
- * may have been done all the same.
- */
-export const GATEWAY_STATUSES: readonly number[] = [502, 504];
-
-/** An answer that is none of the vendor's: busy (429, 503, nothing done), or a gateway's for it. */
-export const withoutVendorAnswer = (status: number): boolean =>
-  UNPROCESSED_STATUSES.includes(status) || GATEWAY_STATUSES.includes(status);
 
 /**
  * Whether an answer to a create shows that no order was made: a refusal (4xx), or a 307 or 308,

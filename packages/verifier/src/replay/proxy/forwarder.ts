@@ -1,15 +1,14 @@
-import { type ApiVersion, orderCreatedSchema, UNPROCESSED_STATUSES } from '@print-contracts/client';
+import {
+  type ApiVersion,
+  orderCreatedSchema,
+  UNPROCESSED_STATUSES,
+  withoutVendorAnswer,
+} from '@print-contracts/client';
 import { isRedirect, redact, redactBuffer, redactValue } from '@print-contracts/client/kit';
 import type { Dispatcher } from 'undici';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Target } from '../../target/target.js';
-import {
-  type Lost,
-  madeNothing,
-  sendWithRetries,
-  type Transport,
-  withoutVendorAnswer,
-} from '../../target/transport.js';
+import { type Lost, madeNothing, sendWithRetries, type Transport } from '../../target/transport.js';
 import { type Filtered, HOP_BY_HOP, parseBody } from './request-filter.js';
 
 /** After this many requests given up in a row, the target counts as down: no more waiting. */
