@@ -98,8 +98,16 @@ export function timeoutMs(value: string | undefined): number {
  */
 export function refuseCredentialArguments(args: readonly string[], shortFlags = ''): void {
   const short = shortFlags ? new RegExp(`^-[${shortFlags}]`) : undefined;
+  // A header that carries credentials, as `--custom-header "Authorization: Bearer …"` (its value, or the next argument).
+  const credentialHeader = (value: string | undefined) =>
+    value !== undefined &&
+    /^\s*(?:authorization|proxy-authorization|cookie|[\w-]*(?:token|secret|key)[\w-]*)\s*:/i.test(value);
   const given = args.find(
-    (arg) => /^--(?:broker-)?(?:token|password|username)(?:=|$)/.test(arg) || (short?.test(arg) ?? false),
+    (arg, index) =>
+      /^--(?:broker-)?(?:token|password|username)(?:=|$)/.test(arg) ||
+      (short?.test(arg) ?? false) ||
+      (arg === '--custom-header' && credentialHeader(args[index + 1])) ||
+      (arg.startsWith('--custom-header=') && credentialHeader(arg.slice('--custom-header='.length))),
   );
   if (given !== undefined) {
     // Only the flag's name: `-kVALUE` and `--broker-token=VALUE` carry the secret itself.

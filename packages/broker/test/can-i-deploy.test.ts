@@ -246,6 +246,25 @@ describe('pnpm can-i-deploy against a Pact Broker that answers', () => {
       'can-i-deploy: broker credentials are not accepted as arguments (--broker-token); set PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD (see pnpm can-i-deploy --help)',
     ]);
   });
+
+  it.each([
+    [['--custom-header', `Authorization: Bearer ${TOKEN}`]],
+    [[`--custom-header=cookie: session=${TOKEN}`]],
+    [['--custom-header', `X-Api-Token: ${TOKEN}`]],
+  ])(
+    'refuses a credential in a custom header %j, which the process list and Pact debug output show',
+    async (args) => {
+      // Found by an audit: the header went to the Pact CLI, and --log-level debug printed it.
+      const bad = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: BROKER } });
+      expect(await runCanIDeploy(['--pacticipant', 'x', '--version', '1', ...args], bad.io)).toBe(
+        BROKER_EXIT_CODES.notStarted,
+      );
+      expect(bad.stderr()).toMatch(
+        /^can-i-deploy: broker credentials are not accepted as arguments \(--custom-header\)/,
+      );
+      expect(bad.stderr()).not.toContain(TOKEN);
+    },
+  );
 });
 
 describe('pnpm can-i-deploy with an argument pact broker can-i-deploy refuses', () => {

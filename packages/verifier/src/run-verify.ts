@@ -272,6 +272,7 @@ async function verify(
     const comparison = compareRun(built.interactions, options.comparison, {
       strict: options.strict,
       today: new Date().toISOString().slice(0, 10),
+      versions: options.apiVersions,
     });
     const report = withComparison(built, comparison);
     reporter.results(report);

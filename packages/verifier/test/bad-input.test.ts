@@ -198,6 +198,17 @@ const CASES: readonly Case[] = [
     want: /not-ledgers\/pipe: is not a file or a folder/,
   },
   {
+    given: '--publish with --only, which would file a few interactions as the whole pact',
+    args: () => ['--publish', '--provider-version', '1', '--only', 'first page'],
+    env: { PACT_BROKER_BASE_URL: 'https://broker.example' },
+    want: /--publish does not go with --only/,
+  },
+  {
+    given: 'broker flags with --pact files, which they would not apply to',
+    args: (path) => ['--pact', path('good.json'), '--consumer-version-selector', '{"branch":"main"}'],
+    want: /--consumer-version-selector applies to pacts from a Pact Broker, not to --pact files/,
+  },
+  {
     given: 'a --ledger that is not a ledger',
     args: (path) => ['--pact', path('good.json'), '--ledger', path('good.json')],
     want: /--ledger .*good\.json is not a ledger of pnpm verify \(line 1\)/,

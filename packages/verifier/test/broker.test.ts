@@ -225,4 +225,41 @@ describe('the verifier with a Pact Broker', () => {
     expect(half.code).toBe(1);
     expect(half.report.totals).toMatchObject({ failed: 2, pendingFailed: 1 });
   });
+  it('publishes a pact as not verified when one of its interactions was decided without a replay', async () => {
+    // Found by an audit: Pact was given only the interactions replayed, and filed the pact
+    // "success: true" though the kit FAILED one of its interactions before any replay.
+    const [first] = fixtureInteractions('v2').filter(
+      (item) => item.description === 'a request for the first page of orders',
+    );
+    const outside = {
+      ...first,
+      key: 'v2-outside',
+      description: 'a request outside the API',
+      request: { ...(first?.request as object), path: '/elsewhere' },
+    };
+    const stub = await startStubBroker({
+      'print-order-api-v1': fixturePact('v1'),
+      'print-order-api-v2': fixturePact('v2', [...fixtureInteractions('v2'), outside]),
+    });
+    try {
+      const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: stub.url } });
+      const args = [
+        '--publish',
+        '--provider-version',
+        '3.0.0',
+        '--report-dir',
+        space.path('publish-decided'),
+      ];
+      const code = await runVerify(args, output.io);
+      expect(code).toBe(1);
+      const published = Object.fromEntries(
+        stub.requests
+          .filter((request) => request.path.endsWith('/verification-results'))
+          .map((request) => [request.path.split('/')[3], (request.body as { success: boolean }).success]),
+      );
+      expect(published).toEqual({ 'print-order-api-v1': true, 'print-order-api-v2': false });
+    } finally {
+      await stub.close();
+    }
+  });
 });

@@ -118,6 +118,20 @@ describe('compareRun', () => {
     ]);
   });
 
+  it('lists as gone the interactions of a version asked for whose pacts are gone tonight', () => {
+    // Found by an audit: the broker held no v1 pact one night, and the comparison said nothing.
+    const before = baselineOf([verdict('v2', 'read', V), verdict('v1', 'read', V)]);
+    const result = compareRun(
+      [verdict('v2', 'read', V)],
+      { baseline: before, knownFindings: undefined },
+      { ...TODAY, versions: ['v1', 'v2'] },
+    );
+    expect(result?.changes.map((row) => [row.version, row.description, row.kind])).toEqual([
+      ['v1', 'read', 'gone'],
+    ]);
+    expect(result?.counts.gone).toBe(1);
+  });
+
   it('keeps an unacknowledged FAILED failing although it failed the night before too', () => {
     const before = baselineOf([verdict('v2', 'list', F)]);
     const result = compareRun(

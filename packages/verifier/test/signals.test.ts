@@ -3,7 +3,13 @@ import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SampleApi } from '@print-contracts/sample-api';
-import { cliEnv, signalWhileLoading, workspace } from '@print-contracts/test-support';
+import {
+  cliEnv,
+  descendants,
+  findByCommand,
+  signalWhileLoading,
+  workspace,
+} from '@print-contracts/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli, spawnCli } from './helpers/cli.js';
 import { writeFixturePacts } from './helpers/fixture-pact.js';
@@ -115,6 +121,24 @@ describe('the verify command stopped mid-run', () => {
       expect(await ordersOf(api)).toEqual([]);
     },
   );
+
+  it("ends broken (exit 2) when Pact's verifier process dies mid-run, judging nothing after it and tearing down", async () => {
+    // Found by an audit: every interaction left was FAILED, the vendor blamed for a crash of the kit's side.
+    const reports = space.path('worker-killed');
+    const run = await start(reports);
+    let worker: number | undefined;
+    for (let tries = 0; worker === undefined && tries < 400; tries++) {
+      worker = await findByCommand(await descendants(run.child.pid as number), /pact-worker\.cjs/);
+      if (worker === undefined) await new Promise((done) => setTimeout(done, 25));
+    }
+    expect(worker, "Pact's verifier process").toBeDefined();
+    process.kill(worker as number, 'SIGKILL');
+    const { code } = await run.done;
+    expect(code, run.stderr()).toBe(2);
+    expect(run.stderr()).toMatch(/^verify: Pact's verifier process ended unexpectedly \(SIGKILL\)/m);
+    expect(run.stdout()).not.toMatch(/✗ v\d/);
+    expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
+  });
 
   it('killed with SIGKILL while creates are in flight leaves a ledger that --cleanup finishes, by the run reference where no uuid came back', async () => {
     const reports = space.path('killed');

@@ -92,6 +92,8 @@ interface CompareOptions {
   readonly strict: boolean;
   /** `YYYY-MM-DD` (UTC): an acknowledgement excuses through the day it names. */
   readonly today: string;
+  /** The versions the run was asked for (`--api-version`): one whose pacts are gone tonight has its rows gone. */
+  readonly versions?: readonly string[];
 }
 
 /**
@@ -108,7 +110,7 @@ export function compareRun(
   const { baseline, knownFindings } = inputs;
   if (!baseline && !knownFindings) return undefined;
   const before = new Map(baseline?.verdicts.map((item) => [item.key, item]));
-  const versions = new Set(current.map((item) => item.version));
+  const versions = new Set(options.versions ?? current.map((item) => item.version));
   const findings = knownFindings?.findings.filter((finding) => versions.has(finding.version)) ?? [];
   const inForce = (finding: KnownFinding) => finding.expires >= options.today;
   const matched = new Map<KnownFinding, number>(findings.map((finding) => [finding, 0]));

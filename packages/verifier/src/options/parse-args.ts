@@ -115,6 +115,21 @@ export function parseVerifyArgs(argv: readonly string[], env: Env, cwd: string) 
     };
   }
   const broker = brokerOptions(values, env);
+  // Flags of pacts from the broker, with pacts from files: they would be ignored unsaid.
+  const brokerOnly = (['publish', 'consumer-version-selector', 'provider-branch'] as const).filter(
+    (flag) => values[flag] !== undefined,
+  );
+  if (values.pact && brokerOnly.length > 0) {
+    throw new UsageError(
+      `${brokerOnly.map((flag) => `--${flag}`).join(', ')} ${brokerOnly.length === 1 ? 'applies' : 'apply'} to pacts from a Pact Broker, not to --pact files; drop --pact to verify the broker's pacts`,
+    );
+  }
+  // The broker files a result for the whole pact: one of only some of its interactions would read as all verified.
+  if (values.publish && values.only) {
+    throw new UsageError(
+      "--publish does not go with --only: the broker would file the result of a few interactions as the whole pact's",
+    );
+  }
   const target = targetOptions(values, credentialFlags, env, cwd);
   const version = values['api-version'];
   const options = {

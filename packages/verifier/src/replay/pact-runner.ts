@@ -15,8 +15,6 @@ export interface VerifyJob {
   readonly files?: readonly string[];
   readonly urls?: readonly string[];
   readonly brokerAuth?: BrokerOptions['auth'];
-  /** A regular expression on descriptions: Pact replays only the interactions it matches. */
-  readonly filterDescription?: string;
   /** A CA store that trusts nothing, when the core talks to loopback only: loading the system's, per client, is slow. */
   readonly trustNothing?: { readonly file: string; readonly dir: string };
   readonly publish?: { readonly providerVersion: string; readonly branch?: string };

@@ -44,7 +44,6 @@ function verify(job) {
       ffi.pactffiVerifierSetProviderInfo(handle, job.provider, 'http', job.host, job.port, '/');
       ffi.pactffiVerifierSetProviderState(handle, job.stateUrl, false, true);
       ffi.pactffiVerifierSetVerificationOptions(handle, false, job.timeoutMs);
-      if (job.filterDescription) ffi.pactffiVerifierSetFilterInfo(handle, job.filterDescription, '', false);
       if (job.publish) {
         const { providerVersion, branch } = job.publish;
         ffi.pactffiVerifierSetPublishOptions(handle, providerVersion, '', [], branch || '');

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArrangedInteraction, Arrangement } from '../arrange/arrange.js';
-import { isReplayError } from '../errors/index.js';
+import { isReplayError, ReplayError } from '../errors/index.js';
 import type { BrokerOptions } from '../options/verify-options.js';
 import type { LoadedPact } from '../pacts/interaction.js';
 import type { NotVerifiableCode } from '../plan/not-verifiable.js';
@@ -110,12 +110,12 @@ async function replayPact(
   if (items.every((item) => item.decided) || interrupted()) return unjudged('no verdict');
   const ready = items.filter((item) => !item.decided);
   const publish = broker?.publish === true && pact.source.kind === 'broker';
-  // Publishing, Pact fetches the pact itself and filters it by description: an interaction kept
-  // back that shares a description with a replayed one is refused at its state call.
-  const descriptions = new Set(ready.map((item) => item.planned.interaction.description));
-  // Creates first: the teardown waits until the vendor has made their orders before it can cancel them.
+  // Publishing, Pact fetches the pact itself and replays all of it, so that the result the broker
+  // files is the whole pact's: an interaction kept back (decided, not verifiable here) is refused
+  // at its state call, and the pact is filed as not verified. Creates first otherwise: the
+  // teardown waits until the vendor has made their orders before it can cancel them.
   const replayed = publish
-    ? items.filter((item) => descriptions.has(item.planned.interaction.description))
+    ? items
     : [...ready.filter((item) => item.planned.creates), ...ready.filter((item) => !item.planned.creates)];
   const sequence = new StateSequence(
     replayed.map((item) => ({
@@ -156,7 +156,6 @@ async function replayPact(
       ...(publish
         ? {
             urls: [pact.source.url],
-            filterDescription: `^(?:${[...descriptions].map(escapeRustRegex).join('|')})$`,
             brokerAuth: broker.auth,
             publish: { providerVersion: broker.providerVersion ?? '', branch: broker.providerBranch },
           }
@@ -165,6 +164,7 @@ async function replayPact(
     const parsed = pactResultSchema.safeParse(parseBody(outcome.json));
     if (!parsed.success) {
       const why = `Pact's verifier gave no readable result for ${pact.label} (exit code ${outcome.code})`;
+      context.broke?.(new ReplayError(why));
       return unjudged(why, [why]);
     }
     const verdicts = verdictsFrom(
@@ -173,6 +173,8 @@ async function replayPact(
     );
     const problems = typeof verdicts === 'string' ? [`${pact.label}: ${verdicts}`] : [];
     if (sequence.broken) problems.push(sequence.broken);
+    // Pact's results not lining up, or its state calls out of step: the kit's side, no verdict.
+    if (problems.length > 0 && !interrupted()) context.broke?.(new ReplayError(problems.join('; ')));
     const judged = (item: ArrangedInteraction) =>
       typeof verdicts === 'string' ? verdicts : (verdicts[replayed.indexOf(item)] ?? 'no verdict');
     return {
@@ -184,6 +186,8 @@ async function replayPact(
     };
   } catch (error) {
     if (!isReplayError(error)) throw error;
+    // Pact's verifier crashed or refused its arguments: the kit's side, no verdict; the run ends broken.
+    if (!interrupted()) context.broke?.(error);
     return unjudged(error.message, interrupted() ? [] : [error.message]);
   } finally {
     await proxy.close();
@@ -216,7 +220,8 @@ function settled(
   }
   // A pending interaction's failure is reported as one, and fails no run (the report's exit status).
   const pending = item.planned.pending ? 'pending, so it fails no run: ' : '';
-  if (typeof judged === 'string') return { ...base, verdict: 'failed', reason: `${pending}${judged}` };
+  // No verdict of Pact's (it crashed, or its results did not line up): nothing of the target's was judged.
+  if (typeof judged === 'string') return { ...base, verdict: 'not-run', reason: `not judged: ${judged}` };
   if (judged.passed) return { ...base, verdict: 'verified', reason: undefined };
   const redirected = exchanges.find((exchange) => exchange.redirect !== undefined);
   const mismatch = judged.mismatches[0] ?? 'Pact reported a failure';
@@ -225,6 +230,3 @@ function settled(
     : mismatch;
   return { ...base, verdict: 'failed', reason: `${pending}${reason}`, mismatches: judged.mismatches };
 }
-
-/** Characters the Rust `regex` crate treats as syntax. */
-const escapeRustRegex = (text: string) => text.replace(/[\\.+*?()|[\]{}^$#&\-~]/g, (char) => `\\${char}`);
