@@ -33,13 +33,30 @@ export async function startStubBroker(
     linksTo?: string;
     /** Providers whose pacts it calls pending (not yet verified on the provider branch). */
     pending?: readonly string[];
+    /** A second pact per provider, the consumer version deployed to production (0.9.0), listed after the main one. */
+    deployed?: Readonly<Record<string, object>>;
   } = {},
 ) {
   const requests: BrokerRequest[] = [];
   const throttled = new Set<string>();
   let base = '';
-  const pactPath = (provider: string) =>
-    `/pacts/provider/${provider}/consumer/print-order-client/version/1.0.0`;
+  const pactPath = (provider: string, version = '1.0.0') =>
+    `/pacts/provider/${provider}/consumer/print-order-client/version/${version}`;
+  /** Every pact it serves: the main ones (1.0.0), then the deployed ones (0.9.0). */
+  const served = [
+    ...Object.entries(pacts).map(([provider, pact]) => ({
+      provider,
+      pact,
+      version: '1.0.0',
+      what: 'latest from main',
+    })),
+    ...Object.entries(options.deployed ?? {}).map(([provider, pact]) => ({
+      provider,
+      pact,
+      version: '0.9.0',
+      what: 'deployed to production',
+    })),
+  ];
   const server = createServer(async (req, res) => {
     const raw = await text(req);
     let body: unknown = raw;
@@ -101,26 +118,29 @@ export async function startStubBroker(
     const forVerification = /^\/pacts\/provider\/([^/]+)\/for-verification$/.exec(path);
     if (forVerification && req.method === 'POST') {
       const provider = decodeURIComponent(forVerification[1] ?? '');
-      const found = provider in pacts ? [provider] : [];
       return send(200, {
         _embedded: {
-          pacts: found.map((name) => ({
-            shortDescription: 'latest from main',
-            verificationProperties: { pending: options.pending?.includes(name) ?? false, notices: [] },
-            _links: { self: { href: `${base}${pactPath(name)}`, name: `Pact for ${name}` } },
-          })),
+          pacts: served
+            .filter((entry) => entry.provider === provider)
+            .map(({ version, what }) => ({
+              shortDescription: what,
+              verificationProperties: { pending: options.pending?.includes(provider) ?? false, notices: [] },
+              _links: {
+                self: { href: `${base}${pactPath(provider, version)}`, name: `Pact for ${provider}` },
+              },
+            })),
         },
       });
     }
-    for (const [provider, pact] of Object.entries(pacts)) {
-      if (path === pactPath(provider) && req.method === 'GET') {
+    for (const { provider, pact, version } of served) {
+      if (path === pactPath(provider, version) && req.method === 'GET') {
         return send(200, {
           ...pact,
           _links: {
-            self: { href: `${base}${pactPath(provider)}` },
+            self: { href: `${base}${pactPath(provider, version)}` },
             'pb:provider': { href: `${base}/pacticipants/${provider}` },
             'pb:publish-verification-results': {
-              href: `${base}${pactPath(provider)}/verification-results`,
+              href: `${base}${pactPath(provider, version)}/verification-results`,
             },
           },
         });
@@ -139,7 +159,7 @@ export async function startStubBroker(
       if (path.startsWith(`/pacticipants/${provider}/branches/`) && req.method === 'PUT') {
         return send(200, { _links: {} });
       }
-      if (path === `${pactPath(provider)}/verification-results` && req.method === 'POST') {
+      if (path === `${pactPath(provider, version)}/verification-results` && req.method === 'POST') {
         return send(201, { _links: { self: { href: `${base}${path}/1` } } });
       }
     }

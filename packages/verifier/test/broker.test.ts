@@ -262,4 +262,55 @@ describe('the verifier with a Pact Broker', () => {
       await stub.close();
     }
   });
+  it("keeps apart two pacts of one consumer (main's and the deployed one) in the matrix and against a baseline", async () => {
+    // Found by an audit: the deployed pact's FAILED row showed "verified" (the first pact's), and a
+    // baseline kept one row of the two, so a regression of main's went unsaid.
+    const [first] = fixtureInteractions('v2').filter(
+      (item) => item.description === 'a request for the first page of orders',
+    );
+    const teapot = { ...first, response: { status: 418 } };
+    const deployedV2 = fixturePact(
+      'v2',
+      fixtureInteractions('v2').map((item) => (item.description === first?.description ? teapot : item)),
+    );
+    const run = async (name: string, baseline?: string) => {
+      const stub = await startStubBroker(
+        { 'print-order-api-v2': fixturePact('v2') },
+        { deployed: { 'print-order-api-v2': deployedV2 } },
+      );
+      try {
+        const output = captureIo({ cwd: space.dir, env: { PACT_BROKER_BASE_URL: stub.url } });
+        const args = [
+          '--api-version',
+          'v2',
+          '--report-dir',
+          space.path(name),
+          ...(baseline ? ['--baseline', baseline] : []),
+        ];
+        const code = await runVerify(args, output.io);
+        const report = JSON.parse(readFileSync(space.path(name, 'verify-report.json'), 'utf8')) as RunReport;
+        return { code, report, stdout: output.stdout() };
+      } finally {
+        await stub.close();
+      }
+    };
+    const night = await run('two-pacts');
+    const rows = night.report.interactions.filter((item) => item.description === first?.description);
+    expect(rows.map((item) => [item.from, item.verdict])).toEqual([
+      ['latest from main', 'verified'],
+      ['deployed to production', 'failed'],
+    ]);
+    expect(new Set(night.report.interactions.map((item) => item.key)).size).toBe(
+      night.report.interactions.length,
+    );
+    expect(night.stdout).toMatch(/a request for the first page of orders \(deployed to production\) +FAILED/);
+    // The next night against it: the same rows, one to one, nothing new, nothing gone.
+    const next = await run('two-pacts-again', space.path('two-pacts', 'verify-report.json'));
+    expect(next.report.comparison?.counts).toMatchObject({
+      newFailures: 0,
+      regressions: 0,
+      gone: 0,
+      newInteractions: 0,
+    });
+  });
 });

@@ -17,6 +17,8 @@ const forVerificationSchema = z.object({
   _embedded: z.object({
     pacts: z.array(
       z.object({
+        /** Why the broker picked it: `latest from main`, `deployed to production`. */
+        shortDescription: z.string().optional(),
         verificationProperties: z.object({ pending: z.boolean().optional() }).loose().optional(),
         _links: z.object({ self: z.object({ href: z.string() }) }).loose(),
       }),
@@ -62,7 +64,8 @@ export async function fetchBrokerPacts(
           const pactUrl = entry._links.self.href;
           const pending = entry.verificationProperties?.pending ?? false;
           const document = await brokerJson(dispatcher, broker, pactUrl, request);
-          return parsePact(JSON.stringify(document), pactUrl, { kind: 'broker', url: pactUrl, pending });
+          const source = { kind: 'broker', url: pactUrl, pending, picked: entry.shortDescription } as const;
+          return parsePact(JSON.stringify(document), pactUrl, source);
         }),
       );
     }),

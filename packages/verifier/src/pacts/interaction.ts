@@ -17,7 +17,13 @@ export type PactInteraction = z.output<typeof interactionSchema> & {
 
 export type PactSource =
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'broker'; readonly url: string; readonly pending: boolean };
+  | {
+      readonly kind: 'broker';
+      readonly url: string;
+      readonly pending: boolean;
+      /** Why the broker picked it (`latest from main`): what tells two pacts of one consumer apart, night after night. */
+      readonly picked?: string | undefined;
+    };
 
 /** A pact file, read and checked. */
 export interface LoadedPact {

@@ -37,17 +37,33 @@ const RETIRED_AFTER = 2;
  */
 export function buildReport(replayed: Replayed, settlement: Settlement, context: ReportContext) {
   const clean = (text: string) => printable(redact(text, context.secrets));
-  const interactions = replayed.interactions.map((item) => {
-    const { pact, interaction, version } = item.arranged.planned;
-    const named = {
-      version,
-      consumer: clean(pact.consumer),
-      description: clean(interaction.description),
-      states: clean(stateLine(interaction)),
-    };
+  const nameOf = ({
+    pact,
+    interaction,
+    version,
+  }: Replayed['interactions'][number]['arranged']['planned']) => ({
+    version,
+    consumer: clean(pact.consumer),
+    description: clean(interaction.description),
+    states: clean(stateLine(interaction)),
+  });
+  // Two pacts of one consumer (the one on main, the one deployed) hold the same interactions: each
+  // is told apart by why the broker picked its pact, which stays the same night after night.
+  const keys = replayed.interactions.map((item) => interactionKey(nameOf(item.arranged.planned)));
+  const twice = new Set(keys.filter((key, index) => keys.indexOf(key) !== index));
+  const interactions = replayed.interactions.map((item, index) => {
+    const { pact, interaction } = item.arranged.planned;
+    const named = nameOf(item.arranged.planned);
+    const key = keys[index] as string;
+    const from = twice.has(key)
+      ? clean(pact.source.kind === 'broker' ? (pact.source.picked ?? pact.label) : pact.label)
+      : undefined;
     return {
-      key: interactionKey(named), // the same run after run: what a later run's --baseline matches
+      // The same run after run: what a later run's --baseline matches.
+      key: from === undefined ? key : `${key} | from ${from}`,
       ...named,
+      /** Set where another pact of the run holds the same interaction: which pact this one is. */
+      ...(from === undefined ? {} : { from }),
       provider: clean(pact.provider),
       pact: clean(pact.label), // a file, or the broker URL it came from
       arranged: item.arranged.states.flatMap((state) =>

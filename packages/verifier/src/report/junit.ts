@@ -42,7 +42,7 @@ export function junitXml(report: RunReport): string {
       return {
         name: items[0]?.provider ?? version,
         cases: items.map((item) => ({
-          name: item.states ? `${item.description} (given ${item.states})` : item.description,
+          name: `${item.description}${item.states ? ` (given ${item.states})` : ''}${item.from ? ` (${item.from})` : ''}`,
           ms: item.ms,
           child: outcome(item, strict, known.get(item.key)),
         })),

@@ -49,7 +49,8 @@ export function matrixRows(interactions: readonly InteractionReport[]) {
   const consumers = new Set(interactions.map((item) => item.consumer));
   const rows = new Map<string, { label: string; cells: Partial<Record<ApiVersion, InteractionReport>> }>();
   for (const item of interactions) {
-    const label = consumers.size > 1 ? `${item.consumer}: ${item.description}` : item.description;
+    const named = consumers.size > 1 ? `${item.consumer}: ${item.description}` : item.description;
+    const label = item.from === undefined ? named : `${named} (${item.from})`;
     const row = rows.get(`${label}|${item.states}`) ?? { label, cells: {} };
     row.cells[item.version] ??= item;
     rows.set(`${label}|${item.states}`, row);
