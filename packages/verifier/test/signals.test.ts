@@ -135,7 +135,10 @@ describe('the verify command stopped mid-run', () => {
     process.kill(worker as number, 'SIGKILL');
     const { code } = await run.done;
     expect(code, run.stderr()).toBe(2);
-    expect(run.stderr()).toMatch(/^verify: Pact's verifier process ended unexpectedly \(SIGKILL\)/m);
+    // Killed once ready, or (on a busy machine) while it still started: the kit's side either way.
+    expect(run.stderr()).toMatch(
+      /^verify: Pact's verifier (?:process ended unexpectedly|could not start: it ended before it was ready) \(SIGKILL\)/m,
+    );
     expect(run.stdout()).not.toMatch(/✗ v\d/);
     expect((await ordersOf(api)).filter((order) => order.status !== 'cancelled')).toEqual([]);
   });
