@@ -68,9 +68,9 @@ export function orNull(pattern: RegExp, example: string | null): RawMatcher {
 }
 
 /**
- * A key that must be present, with any value: for the nullable lists and objects (line
- * `shipmentInfo`, `customerDiscount`, `addressInfo`) whose "list or null" Pact cannot say.
- * The regex accepts every value Pact renders as text, `null` and collections included.
+ * A key that must be present, with any value: for fields whose every documented form the client
+ * takes (line `addressInfo`, an address id or an address; `reference`, `poNumber`). The regex
+ * accepts every value Pact renders as text, `null` and collections included.
  */
 export function present(example: unknown): RawMatcher {
   // Pact checks a list or an object example's type before any rule (measured): a leaf only.
@@ -78,6 +78,17 @@ export function present(example: unknown): RawMatcher {
     throw new TypeError('present() takes a leaf example (null, a number, a string), not a list or an object');
   }
   return { 'pact:matcher:type': 'regex', regex: PRESENT_PATTERN, value: example };
+}
+
+/**
+ * A nullable object or list (line `customerDiscount`, `shipmentInfo`), by its JSON text, which is
+ * what Pact reads a regex against on a value that is no string: `null`, or an object (a list).
+ * What it holds is pinned by the interactions that arrange one (the discounted order, the
+ * shipped one); here it stops an absent one written `[]` or `false`, which the client refuses.
+ */
+export function nullOr(kind: 'object' | 'list'): RawMatcher {
+  const inner = kind === 'object' ? '\\{[\\s\\S]*\\}' : '\\[[\\s\\S]*\\]';
+  return { 'pact:matcher:type': 'regex', regex: `^(?:null|${inner})$`, value: null };
 }
 
 /** The pattern `present` writes; the contracts README names it "present, any value". */

@@ -344,9 +344,10 @@ describe('the verdicts of a run against a sample API that declared its control s
     expect(run.report.totals.notVerifiable).toBe(0);
     expect(run.report.retries?.answers429).toBeGreaterThanOrEqual(Math.floor(controlCalls / 2));
   }, 120_000);
-  it('an absent discount written [] leaves the updates and cancels verified: arranging reads an order by the weakest signal (exit 0)', async () => {
-    // Found by a verdict audit: the arranger read its orders with the client's schema, stricter than
-    // the contract, and FAILED every update and cancel while the reads of the same body passed.
+  it('an absent discount written [] FAILS the reads, which the client refuses, and leaves the updates and cancels verified (exit 1)', async () => {
+    // Found by audits: the arranger read its orders with the client's schema, stricter than the
+    // contract, and FAILED every update and cancel; the contract then pinned a line's discount
+    // only as present, so the reads passed an answer the client refuses.
     const run = await verify('discount-empty-list', {
       response: eachOrderRead((order) => {
         for (const line of linesOf(order)) if (line.customerDiscount === null) line.customerDiscount = [];
@@ -356,9 +357,26 @@ describe('the verdicts of a run against a sample API that declared its control s
       for (const description of changes) {
         expect(run.verdict(version, description)).toMatchObject({ verdict: 'verified' });
       }
+      expect(run.verdict(version, 'a request for an order by its numeric id')).toMatchObject({
+        verdict: 'failed',
+        mismatches: [expect.stringMatching(/customerDiscount/)],
+      });
     }
-    expect(run.report.totals.failed).toBe(0);
-    expect(run.code).toBe(EXIT_CODES.passed);
+    expect(run.code).toBe(EXIT_CODES.failed);
+  }, 120_000);
+
+  it('an absent shipment written false FAILS the reads, which the client refuses (exit 1)', async () => {
+    const run = await verify('shipment-false', {
+      response: eachOrderRead((order) => {
+        for (const line of linesOf(order)) if (line.shipmentInfo === null) line.shipmentInfo = false;
+      }),
+    });
+    for (const version of VERSIONS) {
+      expect(run.verdict(version, 'a request for an order by its uuid')).toMatchObject({
+        verdict: 'failed',
+        mismatches: [expect.stringMatching(/shipmentInfo/)],
+      });
+    }
   }, 120_000);
 
   it('a discount turned into a list is FAILED by the replay, never excused as "no listed order" (exit 1)', async () => {

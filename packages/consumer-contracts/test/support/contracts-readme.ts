@@ -37,8 +37,8 @@ export function renderContractsReadme(pacts: ReadonlyMap<string, PactFile>): str
     "  [`VENDOR-NOTES.md`](VENDOR-NOTES.md) says where the vendor's docs differed from the kit's first assumptions,",
     '  and what changed.',
     '- **Bodies** pin field names, types, the order and line status enumerations and documented messages; ids,',
-    '  dates and amounts are examples. "or null" is a Pact `OR` rule; "present" means the key must be there with any',
-    '  value (Pact cannot say "a list or null").',
+    '  dates and amounts are examples. "or null" is one regex rule on the value\'s text; "present" means the key must be',
+    '  there with any value; a nullable list or object is a regex on its JSON text (`null`, or `[…]`, or `{…}`).',
     '',
   ];
   for (const [file, pact] of files) lines.push(...renderPact(file, pact));
