@@ -164,13 +164,18 @@ const setupKey = (state: string, params: Readonly<Record<string, unknown>>) =>
  * `providerStatesSetupUrl`): a POST of `{state, params, action}` per state, `setup` before the
  * interaction and `teardown` after it. A setup answers the state's values as a JSON object,
  * which the verifier injects where the pact says `fromProviderState` (`${id}`, `${uuid}`); a
- * teardown removes the orders its setup added. An interaction without a state (`state: ""`)
+ * teardown removes the orders its setup added (once every setup of that state and params is torn
+ * down: verifiers side by side share them). An interaction without a state (`state: ""`)
  * needs nothing. An unknown state, bad params or a state this store cannot reach is a 4xx
  * with a message; the verifier then fails that interaction.
  */
 export function providerStateEndpoint(store: OrderStore) {
-  /** Orders each setup added, oldest setup first, until its teardown. */
-  const pending = new Map<string, (readonly OrderRecord[])[]>();
+  /**
+   * Per state and params: the orders the setups added, and the teardowns seen. A teardown names no
+   * setup of its own (verifiers running side by side send the same one), so the orders go once
+   * every setup of theirs was torn down: never those of a setup still in use.
+   */
+  const pending = new Map<string, { orders: OrderRecord[]; setups: number; torn: number }>();
 
   /** Handles one state-change call, read by the client's one reading of the protocol. */
   const change = (body: unknown): Answer => {
@@ -191,14 +196,19 @@ export function providerStateEndpoint(store: OrderStore) {
     }
     const key = setupKey(state, params);
     if (action === 'teardown') {
-      // The oldest setup of this state is the one most likely finished with.
-      const orders = pending.get(key)?.shift() ?? [];
-      if (pending.get(key)?.length === 0) pending.delete(key);
+      const held = pending.get(key);
+      if (held) held.torn++;
+      const done = held !== undefined && held.torn >= held.setups;
+      if (done) pending.delete(key);
+      const orders = done ? held.orders : [];
       for (const record of orders) store.remove(record);
       return jsonAnswer(200, { removed: orders.map((record) => record.detail.id) });
     }
     const outcome = STATE_HANDLERS[found[0]](params, store, Date.now());
-    if (outcome.created.length > 0) pending.set(key, [...(pending.get(key) ?? []), outcome.created]);
+    if (outcome.created.length > 0) {
+      const held = pending.get(key) ?? { orders: [], setups: 0, torn: 0 };
+      pending.set(key, { ...held, orders: [...held.orders, ...outcome.created], setups: held.setups + 1 });
+    }
     return jsonAnswer(200, outcome.values);
   };
 

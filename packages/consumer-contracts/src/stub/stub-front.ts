@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
-import { headerMismatches, nearestBodyDifference } from './request-difference.js';
+import { bodyDifferences, headerMismatches, nearestBodyDifference } from './request-difference.js';
 import { type StubRoute, statesSelector } from './stub-guide.js';
 
 /**
@@ -163,7 +163,11 @@ export async function startStubFront(upstreamPort: number, routes: readonly Stub
         `No interaction in the contracts matches ${named}${within}${why}`,
       );
     }
-    const reasons = headerMismatches(chosen.interaction, req.headers);
+    // The Pact stub server matches no body of a DELETE (a cancel's `{reason}`): the front does.
+    const reasons = [
+      ...headerMismatches(chosen.interaction, req.headers),
+      ...(req.method?.toUpperCase() === 'DELETE' ? bodyDifferences(chosen.interaction, body).slice(0, 1) : []),
+    ];
     if (reasons.length > 0) {
       throw new Refusal(
         NO_INTERACTION_STATUS,

@@ -58,6 +58,31 @@ describe.each(API_VERSIONS)('the stub serving the %s contract', (version) => {
     await expect(client.cancelOrder(EXAMPLE_ORDER.id, CANCEL_REASON)).resolves.toEqual({ success: true });
   });
 
+  it.each([
+    ['no body', undefined],
+    ['another key than reason', '{"cancelReason": "Ordered twice by mistake"}'],
+    ['a reason that is no string', '{"reason": 42}'],
+  ])(
+    `answers ${NO_INTERACTION_STATUS} to a cancel with %s, naming the body: the contract pins {reason}`,
+    async (_what, body) => {
+      // Found by an audit: the Pact stub server matches no body of a DELETE, and accepted any cancel.
+      const answer = await fetch(`${new URL(stub.url).origin}/api/orders/${EXAMPLE_ORDER.id}`, {
+        method: 'DELETE',
+        headers: {
+          'User-ID': PLACEHOLDER_CREDENTIALS.userId,
+          'API-Secret': PLACEHOLDER_CREDENTIALS.secret,
+          Accept: `application/vnd.printdeal-api.${version}`,
+          'Content-Type': 'application/json',
+        },
+        ...(body === undefined ? {} : { body }),
+      });
+      expect(answer.status).toBe(NO_INTERACTION_STATUS);
+      expect(((await answer.json()) as { message: string }).message).toMatch(
+        /"a request to cancel an order with a reason" \(.*\), needs: body/,
+      );
+    },
+  );
+
   it('answers the refusal whose provider state the header names exactly as the contract writes it', async () => {
     const inProduction = clientIn(PROVIDER_STATES.orderInProductionExists.name);
     const refused = await inProduction.cancelOrder(EXAMPLE_ORDER.id, CANCEL_REASON).catch((e: unknown) => e);
