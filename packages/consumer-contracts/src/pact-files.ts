@@ -115,6 +115,18 @@ export function asPact(value: unknown, source: string): PactFile {
   ) {
     throw new PactOutputError(`${source} is not a pact file (consumer, provider, interactions)`);
   }
+  // What everything after reads of an HTTP interaction: its request's method and path, its status.
+  const broken = pact.interactions.find(
+    ({ request, response }) =>
+      typeof request?.method !== 'string' ||
+      typeof request.path !== 'string' ||
+      typeof response?.status !== 'number',
+  );
+  if (broken) {
+    throw new PactOutputError(
+      `${source}: interaction "${broken.description.slice(0, 80)}" has no request method and path or no response status`,
+    );
+  }
   return { metadata: {}, ...pact } as PactFile;
 }
 

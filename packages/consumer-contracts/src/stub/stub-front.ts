@@ -166,7 +166,9 @@ export async function startStubFront(upstreamPort: number, routes: readonly Stub
     // The Pact stub server matches no body of a DELETE (a cancel's `{reason}`): the front does.
     const reasons = [
       ...headerMismatches(chosen.interaction, req.headers),
-      ...(req.method?.toUpperCase() === 'DELETE' ? bodyDifferences(chosen.interaction, body).slice(0, 1) : []),
+      ...(req.method?.toUpperCase() === 'DELETE'
+        ? bodyDifferences(chosen.interaction, body).slice(0, 1)
+        : []),
     ];
     if (reasons.length > 0) {
       throw new Refusal(

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -168,7 +168,13 @@ const WATCHDOG =
  * this process, even one killed with SIGKILL.
  */
 function spawnWithWatchdog(folder: string, binary: string, args: readonly string[]): ChildProcess {
-  const env = { ...process.env, PACT_DO_NOT_TRACK: 'true' };
+  // The stub server reads a broker from PACT_BROKER_* (its -b option), which the kit's broker
+  // commands take too: it serves the contracts given, never a broker's, and telemetry stays off.
+  const env = Object.fromEntries(
+    Object.entries({ ...process.env, PACT_DO_NOT_TRACK: 'true' }).filter(
+      ([name]) => !name.startsWith('PACT_BROKER_') && !name.startsWith('OTEL_'),
+    ),
+  );
   // Windows has no POSIX shell to keep the watchdog; there the exit handler is the guard.
   if (process.platform === 'win32') return spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   return spawn('/bin/sh', ['-c', WATCHDOG, 'pact-stub', folder, binary, ...args], {
@@ -199,10 +205,13 @@ async function startedPort(child: ChildProcess): Promise<number> {
     child.stdout?.resume();
     child.stderr?.off('data', keep).resume();
   }
-  const said = output.join('\n').trim().split('\n').slice(-3).join(' | ');
-  throw new StubServerError(
-    `the Pact stub server did not start (exit ${child.exitCode ?? 'signal'}): ${said}`,
-  );
+  // Its status is known once it has exited; what it said, without the colours of its log.
+  if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+  const how = child.exitCode !== null ? `exit ${child.exitCode}` : `signal ${child.signalCode}`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences of its coloured log are what go.
+  const plain = output.join('\n').replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+  const said = plain.trim().split('\n').slice(-3).join(' | ');
+  throw new StubServerError(`the Pact stub server did not start (${how}): ${said}`);
 }
 
 /** SIGTERM, then SIGKILL if it has not gone within the grace period. */
@@ -221,5 +230,9 @@ export function pactFilesIn(dir: string, versions: readonly ApiVersion[]): strin
   const missing = files.find((file) => !existsSync(file));
   if (missing)
     throw new StubServerError(`no pact file at ${missing}; run \`pnpm contracts\` or pass --contracts-dir`);
+  // A pipe or a device would block the read (a pipe with no writer, for good).
+  const odd = files.find((file) => !statSync(file).isFile());
+  if (odd)
+    throw new StubServerError(`${odd} is not a regular file; give --contracts-dir a folder of pact files`);
   return files;
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -137,6 +138,30 @@ describe('the stub server', () => {
     expect(isStubServerError(error)).toBe(true);
   });
 
+  it('serves the contracts, not a broker, whatever PACT_BROKER_BASE_URL says', async () => {
+    // Found by an audit: the official stub server reads the broker the kit's broker commands use,
+    // and an unreachable one stopped it from starting at all.
+    const saved = process.env.PACT_BROKER_BASE_URL;
+    process.env.PACT_BROKER_BASE_URL = 'http://127.0.0.1:9';
+    try {
+      const stub = await startStubServer({ versions: ['v2'] });
+      try {
+        const client = new OrdersClient({
+          baseUrl: stub.url,
+          ...PLACEHOLDER_CREDENTIALS,
+          retry: { retries: 0 },
+        });
+        expect((await client.getOrder(EXAMPLE_ORDER.id)).id).toBe(EXAMPLE_ORDER.id);
+        await client.close();
+      } finally {
+        await stub.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.PACT_BROKER_BASE_URL;
+      else process.env.PACT_BROKER_BASE_URL = saved;
+    }
+  });
+
   it('stops the official stub server process when closed', async () => {
     const stub = await startStubServer({ versions: ['v2'] });
     expect(await living([stub.pid])).toEqual([stub.pid]);
@@ -203,13 +228,26 @@ describe('print-contracts-stub', () => {
   it.each([
     ['is missing', undefined, /no pact file at .*print-order-client-print-order-api-v2\.json/],
     ['is not JSON', '{ not json', /print-order-client-print-order-api-v2\.json/],
+    [
+      'has an interaction without a request',
+      JSON.stringify({
+        consumer: { name: 'c' },
+        provider: { name: 'print-order-api-v2' },
+        interactions: [
+          { type: 'Synchronous/HTTP', description: 'half an interaction', response: { status: 200 } },
+        ],
+      }),
+      /interaction "half an interaction" has no request method and path or no response status/,
+    ],
+    ['is a named pipe, which would block it for good', 'fifo', /is not a regular file/],
   ])(
     'exits 2 with one line when the pact file %s, with --table or serving',
     async (_what, content, message) => {
       const dir = mkdtempSync(join(tmpdir(), 'stub-contracts-'));
       try {
-        if (content !== undefined)
-          writeFileSync(join(dir, 'print-order-client-print-order-api-v2.json'), content);
+        const file = join(dir, 'print-order-client-print-order-api-v2.json');
+        if (content === 'fifo') execFileSync('mkfifo', [file]);
+        else if (content !== undefined) writeFileSync(file, content);
         for (const first of [['--table'], []]) {
           const run = io();
           expect(await runStubCli([...first, '--api-version', 'v2', '--contracts-dir', dir], run.io)).toBe(2);
